@@ -1,0 +1,19 @@
+# The two set-up commands of the README: `make demo` and `make test`.
+PYTHON ?= python3
+BOXCHECK = $(PYTHON) -m capture_analysis
+
+.PHONY: install demo test examples rules
+
+install:
+	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
+
+# Runs boxcheck on the bundled examples. Exit 1 only means "findings were reported".
+demo: install
+	$(BOXCHECK) examples/; status=$$?; test $$status -le 1
+
+test: install
+	$(PYTHON) -m pytest -q
+
+# Regenerate the committed JSON output of the examples after an intended change.
+examples:
+	for f in examples/*.ts; do $(BOXCHECK) --format json "$$f" > "$${f%.ts}.json"; test $$? -le 1 || exit 1; done

@@ -1,0 +1,91 @@
+"""Allocation sites: which heap objects one call of each function creates.
+
+Bindings that need shared heap storage are grouped per *scope instance*: the
+function's activation, or one iteration of a loop (its per-iteration head
+bindings and its body together).  Blocks that run at most once per
+activation (``if``, plain blocks, ``try``/``catch``, ``switch``) merge into
+the enclosing instance.  One such binding in an instance is a ``box``; two
+or more share one ``context``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .decide import Decision
+from .model import Closure, ClosureKind, FileModel, Loop, Storage
+from .source import SourceFile
+
+#: closure kinds that are not function objects of their own.
+NOT_ALLOCATED = frozenset({ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK, ClosureKind.NAMESPACE,
+                           ClosureKind.MODULE})
+
+
+@dataclass(slots=True)
+class Site:
+    id: str
+    kind: Storage
+    per_iteration: bool
+    decisions: list[Decision]
+    closure: Closure
+    loop: Loop | None
+    offset: int
+
+    @property
+    def multiplicity(self) -> str:
+        return "per-iteration" if self.per_iteration else "per-call"
+
+
+@dataclass(slots=True)
+class FunctionReport:
+    closure: Closure
+    decisions: list[Decision] = field(default_factory=list)
+    sites: list[Site] = field(default_factory=list)
+    closures_per_call: int = 0
+    closures_per_iteration: int = 0
+
+    @property
+    def per_call(self) -> int:
+        return sum(1 for s in self.sites if not s.per_iteration)
+
+    @property
+    def per_iteration(self) -> int:
+        return sum(1 for s in self.sites if s.per_iteration)
+
+
+def function_label(closure: Closure) -> str:
+    return closure.name or "anonymous"
+
+
+def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:
+    reports = {c: FunctionReport(c) for c in model.closures if not c.is_module}
+    groups: dict[tuple[Closure, Loop | None], list[Decision]] = {}
+    for decision in decisions:
+        closure = decision.binding.closure
+        report = reports.get(closure)
+        if report is None:
+            continue
+        report.decisions.append(decision)
+        if decision.storage.allocates:
+            groups.setdefault((closure, decision.binding.scope.instance_loop), []).append(decision)
+    for (closure, loop), members in sorted(groups.items(), key=lambda kv: (kv[0][0].index, kv[1][0].binding.start)):
+        report = reports[closure]
+        kind = Storage.CONTEXT if len(members) > 1 else Storage.BOX
+        start = source.position(closure.start)
+        site_id = f"{function_label(closure)}@{start.line}:{start.column}#{len(report.sites)}"
+        site = Site(site_id, kind, loop is not None, members, closure, loop,
+                    loop.start if loop is not None else closure.start)
+        for decision in members:
+            decision.storage = kind
+            decision.site = site
+        report.sites.append(site)
+    for closure in model.closures:
+        parent = closure.parent
+        if parent is None or parent.is_module or closure.kind in NOT_ALLOCATED:
+            continue
+        report = reports[parent]
+        if parent.loops_at(closure.creation_offset):
+            report.closures_per_iteration += 1
+        else:
+            report.closures_per_call += 1
+    return [reports[c] for c in model.closures if c in reports]

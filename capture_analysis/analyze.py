@@ -1,0 +1,129 @@
+"""Run the pipeline on one source: parse, bind, escape, decide, allocate, diagnose."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import rules
+from .allocations import FunctionReport
+from .binder import bind
+from .decide import Decision
+from .escape import EscapeGraph
+from .model import FileModel, Storage
+from .parsing import SyntaxProblem, parse, syntax_problems
+from .policies import OPTIMAL, Policy
+from .rules import Rule, Severity
+from .source import SourceFile
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    rule: Rule
+    start: int
+    end: int
+    message: str
+    #: (offset, end offset, message) pairs: the capturing closures, the forcing write or early capture.
+    related: list[tuple[int, int, str]] = field(default_factory=list)
+    decision: Decision | None = None
+    severity: Severity | None = None
+
+    @property
+    def level(self) -> Severity:
+        return self.severity if self.severity is not None else self.rule.severity
+
+
+@dataclass(slots=True)
+class FileAnalysis:
+    source: SourceFile
+    model: FileModel
+    decisions: list[Decision]
+    functions: list[FunctionReport]
+    diagnostics: list[Diagnostic]
+    syntax: list[SyntaxProblem]
+    graph: EscapeGraph
+    policy: Policy
+
+    @property
+    def path(self) -> str:
+        return self.source.path
+
+
+@dataclass(slots=True)
+class Bound:
+    """A parsed and bound file, before any policy: what every policy decides from."""
+
+    source: SourceFile
+    model: FileModel
+    syntax: list[SyntaxProblem]
+    graph: EscapeGraph
+
+
+def bind_source(source: SourceFile) -> Bound:
+    tree = parse(source.data, source.path)
+    syntax = syntax_problems(tree)
+    model = bind(source.data, tree, syntax)
+    return Bound(source, model, syntax, EscapeGraph(model))
+
+
+def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:
+    """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``."""
+    source, model = bound.source, bound.model
+    decisions = policy.decide(model, source, bound.graph)
+    functions = policy.allocate(model, source, decisions)
+    diagnostics = diagnose(source, model, decisions, bound.syntax)
+    return FileAnalysis(source, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy)
+
+
+def analyze_source(source: SourceFile, policy: Policy = OPTIMAL) -> FileAnalysis:
+    return apply_policy(bind_source(source), policy)
+
+
+def analyze_text(path: str, text: str, policy: Policy = OPTIMAL) -> FileAnalysis:
+    return analyze_source(SourceFile(path, text), policy)
+
+
+def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
+             syntax: list[SyntaxProblem]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    for problem in syntax:
+        end = problem.end if problem.end > problem.start else problem.start
+        out.append(Diagnostic(rules.SYNTAX_ERROR, problem.start, end, problem.message))
+    seen_dynamic: set[int] = set()
+    for closure in model.closures:
+        for offset in closure.dynamic_scope_sites:
+            if offset not in seen_dynamic:
+                seen_dynamic.add(offset)
+                word = "with" if source.data.startswith(b"with", offset) else "eval"
+                out.append(Diagnostic(rules.DYNAMIC_SCOPE, offset, offset + 4,
+                                      f"direct `{word}`: every binding visible here is treated as captured "
+                                      "and written"))
+    for decision in decisions:
+        if not decision.storage.allocates:
+            continue
+        binding = decision.binding
+        site = decision.site
+        where = "on every loop iteration" if site is not None and site.per_iteration else "per call"
+        if site is not None and site.kind is Storage.CONTEXT:
+            others = [d.binding.name for d in site.decisions if d is not decision]
+            storage = f"a slot in a heap context shared with {', '.join(f'`{n}`' for n in others)}"
+        else:
+            storage = "a heap box"
+        if decision.early_capture is not None and not decision.writes:
+            rule = rules.CAPTURED_BEFORE_INIT
+        elif site is not None and site.per_iteration:
+            rule = rules.LOOP_CAPTURE
+        else:
+            rule = rules.HEAP_CAPTURE
+        message = f"`{binding.name}` needs {storage}, {where}: {decision.reason}"
+        related = [(c.name_start, c.name_start + len(c.name or "") or c.start + 1, "captured here")
+                   for c in decision.captured_by]
+        if decision.late_write is not None:
+            write = decision.late_write
+            related.append((write.start, write.end, "written after capture"))
+        if decision.early_capture is not None:
+            early = decision.early_capture
+            related.append((early.name_start, early.name_start + max(len(early.name or ""), 1),
+                            "captures it before initialization"))
+        out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
+    out.sort(key=lambda d: (d.start, d.rule.code))
+    return out

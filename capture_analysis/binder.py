@@ -1,0 +1,939 @@
+"""The scope builder: declarations, references, writes and captures.
+
+One explicit-stack walk over the tree (no recursion, so a 10,000-deep arrow
+nest cannot overflow Python's stack), in the manner of eslint-scope:
+
+* every scope collects the references made directly in it; when the scope
+  closes, the names it declares are resolved and the rest go *through* to the
+  parent, so hoisting (``var``, function declarations) and shadowing fall out
+  of the order of closing;
+* a separate pattern walker serves declarations (``const {a, b: [c]} = o``)
+  and assignments (``[a, b] = [b, a]``) alike;
+* every value position carries a ``Use`` (called, copied into a binding,
+  escaping, or dropped) that ``escape.py`` turns into a value-flow graph.
+
+Type syntax (annotations, ``type``/``interface`` declarations, type
+arguments, ``declare`` statements, overload signatures) is skipped: it
+references nothing at run time.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable
+
+import tree_sitter
+
+from .model import (
+    CALLEE_USE,
+    SAFE_USE,
+    Binding,
+    BindingKind,
+    Closure,
+    ClosureKind,
+    FileModel,
+    Loop,
+    Reference,
+    Scope,
+    ScopeKind,
+    Use,
+    UseKind,
+)
+from .parsing import SyntaxProblem
+
+Node = tree_sitter.Node
+
+_VISIT, _EXIT, _DECLARE, _WRITE = range(4)
+
+#: nodes that are only types, or declarations with no run-time code.
+TYPE_ONLY = frozenset(
+    {
+        "type_annotation", "type_arguments", "type_parameters", "type_alias_declaration",
+        "interface_declaration", "ambient_declaration", "function_signature",
+        "abstract_method_signature", "method_signature", "index_signature",
+        "property_signature", "type_predicate_annotation", "asserts_annotation",
+        "implements_clause", "opting_type_annotation", "omitting_type_annotation",
+        "adding_type_annotation", "import_alias", "comment", "html_comment",
+        "string", "number", "regex", "true", "false", "null", "undefined",
+        "this", "super", "property_identifier", "private_property_identifier",
+        "statement_identifier", "hash_bang_line", "meta_property", "type_identifier",
+        "predefined_type", "accessibility_modifier", "override_modifier",
+        "readonly_type", "escape_sequence", "string_fragment", "debugger_statement",
+        "empty_statement", "break_statement", "continue_statement",
+    }
+)
+#: wrappers whose value is their expression child: ``(x)``, ``x as T``, ``x!``, ``<T>x``, ``x satisfies T``.
+TRANSPARENT = frozenset(
+    {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion",
+     "instantiation_expression"}
+)
+FUNCTION_NODES = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_expression",
+     "function", "generator_function", "arrow_function", "method_definition"}
+)
+LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
+LOGICAL_OPS = frozenset({"&&", "||", "??"})
+
+
+def expression_child(node: Node) -> Node | None:
+    """The value-carrying child of a transparent wrapper."""
+    if node.type == "type_assertion":
+        return node.named_children[-1] if node.named_child_count else None
+    for child in node.named_children:
+        if child.type != "comment":
+            return child
+    return None
+
+
+def unwrap(node: Node) -> Node:
+    """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f``."""
+    while node.type in TRANSPARENT:
+        inner = expression_child(node)
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def _escape(why: str) -> Use:
+    return Use(UseKind.ESCAPE, why)
+
+
+class Binder:
+    """Builds a ``FileModel`` from a parsed tree.  Use once."""
+
+    def __init__(self, data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem]):
+        self.data = data
+        self.tree = tree
+        self.syntax = syntax
+        self.closures: list[Closure] = []
+        self.bindings: list[Binding] = []
+        self.references: list[Reference] = []
+        self.eval_calls: list[tuple[Reference, Scope]] = []
+        self.with_scopes: list[tuple[Scope, int]] = []
+        self.stack: list[tuple] = []
+        #: closure literal start -> the binding it initializes (for the back-patch exception).
+        self.pending_init: dict[int, Binding] = {}
+        #: closure literal start -> the name it is assigned to (``const f = () => ...`` is ``f``).
+        self.names: dict[int, str] = {}
+        self.handlers: dict[str, Callable[[Node, Scope, Use], None]] = {
+            "program": self.visit_children,
+            "function_declaration": self.visit_function,
+            "generator_function_declaration": self.visit_function,
+            "function_expression": self.visit_function,
+            "function": self.visit_function,
+            "generator_function": self.visit_function,
+            "arrow_function": self.visit_function,
+            "method_definition": self.visit_function,
+            "class_declaration": self.visit_class,
+            "abstract_class_declaration": self.visit_class,
+            "class": self.visit_class,
+            "statement_block": self.visit_block,
+            "switch_body": self.visit_block,
+            "lexical_declaration": self.visit_declaration,
+            "variable_declaration": self.visit_declaration,
+            "using_declaration": self.visit_declaration,
+            "for_statement": self.visit_for,
+            "for_in_statement": self.visit_for_in,
+            "while_statement": self.visit_while,
+            "do_statement": self.visit_while,
+            "catch_clause": self.visit_catch,
+            "identifier": self.visit_identifier,
+            "shorthand_property_identifier": self.visit_identifier,
+            "assignment_expression": self.visit_assignment,
+            "augmented_assignment_expression": self.visit_augmented_assignment,
+            "update_expression": self.visit_update,
+            "call_expression": self.visit_call,
+            "new_expression": self.visit_call,
+            "member_expression": self.visit_member,
+            "subscript_expression": self.visit_subscript,
+            "return_statement": self.escaping_children("returned"),
+            "throw_statement": self.escaping_children("thrown"),
+            "yield_expression": self.escaping_children("yielded"),
+            "await_expression": self.escaping_children("awaited"),
+            "spread_element": self.escaping_children("spread"),
+            "array": self.escaping_children("stored in an array literal"),
+            "decorator": self.escaping_children("passed to a decorator"),
+            "jsx_expression": self.escaping_children("passed into JSX"),
+            "expression_statement": self.safe_children,
+            "unary_expression": self.safe_children,
+            "template_substitution": self.safe_children,
+            "parenthesized_expression": self.visit_transparent,
+            "as_expression": self.visit_transparent,
+            "satisfies_expression": self.visit_transparent,
+            "non_null_expression": self.visit_transparent,
+            "type_assertion": self.visit_transparent,
+            "instantiation_expression": self.visit_transparent,
+            "ternary_expression": self.visit_ternary,
+            "binary_expression": self.visit_binary,
+            "sequence_expression": self.visit_sequence,
+            "object": self.visit_object,
+            "pair": self.visit_pair,
+            "if_statement": self.visit_condition_statement,
+            "switch_statement": self.visit_condition_statement,
+            "switch_case": self.visit_switch_case,
+            "with_statement": self.visit_with,
+            "import_statement": self.visit_import,
+            "export_statement": self.visit_export,
+            "enum_declaration": self.visit_enum,
+            "internal_module": self.visit_namespace,
+            "module": self.visit_namespace,
+            "jsx_opening_element": self.visit_jsx_element_name,
+            "jsx_self_closing_element": self.visit_jsx_element_name,
+            "jsx_closing_element": self.skip,
+            "nested_identifier": self.skip,
+            "class_heritage": self.escaping_children("extended"),
+            "computed_property_name": self.safe_children,
+            "labeled_statement": self.visit_labeled,
+        }
+        for kind in TYPE_ONLY:
+            self.handlers[kind] = self.skip
+
+    # -- driver ---------------------------------------------------------------
+
+    def run(self) -> FileModel:
+        root = self.tree.root_node
+        module = self.new_closure(ClosureKind.MODULE, None, root, None, 0, SAFE_USE)
+        scope = Scope(ScopeKind.MODULE, root.start_byte, root.end_byte, None, module)
+        module.scope = scope
+        module.body_start = root.start_byte
+        self.stack = [(_EXIT, scope), (_VISIT, root, scope, SAFE_USE, True)]
+        handlers = self.handlers
+        stack = self.stack
+        while stack:
+            item = stack.pop()
+            op = item[0]
+            if op == _VISIT:
+                node = item[1]
+                if item[4]:
+                    self.visit_children(node, item[2], item[3])
+                    continue
+                handler = handlers.get(node.type)
+                if handler is None:
+                    self.visit_unknown(node, item[2], item[3])
+                else:
+                    handler(node, item[2], item[3])
+            elif op == _EXIT:
+                self.close_scope(item[1])
+            elif op == _DECLARE:
+                self.declare_pattern(*item[1:])
+            else:
+                self.write_pattern(*item[1:])
+        self.mark_dynamic_scopes()
+        self.mark_syntax_errors()
+        return FileModel(module, self.closures, self.bindings, self.references)
+
+    def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
+        if node is not None:
+            self.stack.append((_VISIT, node, scope, use, False))
+
+    def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
+        push = self.stack.append
+        for node in reversed(nodes):
+            push((_VISIT, node, scope, use, False))
+
+    # -- scopes and references -----------------------------------------------
+
+    def open_scope(self, kind: ScopeKind, node: Node, parent: Scope, loop: Loop | None = None) -> Scope:
+        scope = Scope(kind, node.start_byte, node.end_byte, parent, parent.closure, loop)
+        self.stack.append((_EXIT, scope))
+        return scope
+
+    def close_scope(self, scope: Scope) -> None:
+        declared = scope.declarations
+        parent = scope.parent
+        for ref in scope.pending:
+            binding = declared.get(ref.name)
+            if binding is not None:
+                ref.binding = binding
+                binding.references.append(ref)
+            elif parent is not None:
+                parent.pending.append(ref)
+        scope.pending = []
+
+    def declare(
+        self,
+        name_node: Node,
+        kind: BindingKind,
+        scope: Scope,
+        init_offset: int,
+        per_iteration_of: Loop | None = None,
+    ) -> Binding:
+        name = self.text(name_node)
+        existing = scope.declarations.get(name)
+        if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM):
+            # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
+            return existing
+        binding = Binding(name, kind, scope, name_node.start_byte, name_node.end_byte, init_offset,
+                          per_iteration_of=per_iteration_of)
+        scope.declarations[name] = binding
+        self.bindings.append(binding)
+        return binding
+
+    def reference(self, node: Node, scope: Scope, *, read: bool, write: bool, use: Use = SAFE_USE,
+                  declaration_write: bool = False) -> Reference:
+        ref = Reference(self.text(node), node.start_byte, node.end_byte, scope, scope.closure, read, write,
+                        is_declaration_write=declaration_write, use=use)
+        scope.pending.append(ref)
+        self.references.append(ref)
+        return ref
+
+    def text(self, node: Node) -> str:
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    @staticmethod
+    def function_scope(scope: Scope) -> Scope:
+        while scope.kind not in (ScopeKind.FUNCTION, ScopeKind.MODULE):
+            assert scope.parent is not None
+            scope = scope.parent
+        return scope
+
+    # -- generic handlers -------------------------------------------------------
+
+    def skip(self, node: Node, scope: Scope, use: Use) -> None:
+        return None
+
+    def visit_children(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit_all(node.named_children, scope, SAFE_USE)
+
+    def visit_unknown(self, node: Node, scope: Scope, use: Use) -> None:
+        """Anything without a handler: its value-children are treated as escaping (sound default)."""
+        self.visit_all(node.named_children, scope, _escape(f"used in `{node.type}`"))
+
+    def safe_children(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit_all(node.named_children, scope, SAFE_USE)
+
+    def escaping_children(self, why: str) -> Callable[[Node, Scope, Use], None]:
+        use = _escape(why)
+
+        def handler(node: Node, scope: Scope, _: Use) -> None:
+            self.visit_all(node.named_children, scope, use)
+
+        return handler
+
+    def visit_transparent(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit(expression_child(node), scope, use)
+
+    def visit_ternary(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit(node.child_by_field_name("alternative"), scope, use)
+        self.visit(node.child_by_field_name("consequence"), scope, use)
+        self.visit(node.child_by_field_name("condition"), scope, SAFE_USE)
+
+    def visit_binary(self, node: Node, scope: Scope, use: Use) -> None:
+        operator = node.child_by_field_name("operator")
+        inner = use if operator is not None and operator.type in LOGICAL_OPS else SAFE_USE
+        self.visit(node.child_by_field_name("right"), scope, inner)
+        self.visit(node.child_by_field_name("left"), scope, inner)
+
+    def visit_sequence(self, node: Node, scope: Scope, use: Use) -> None:
+        children = [c for c in node.named_children if c.type != "comment"]
+        if not children:
+            return
+        self.visit(children[-1], scope, use)
+        self.visit_all(children[:-1], scope, SAFE_USE)
+
+    def visit_condition_statement(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit_all(node.named_children, scope, SAFE_USE)
+
+    def visit_switch_case(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit_all(node.named_children, scope, SAFE_USE)
+
+    def visit_labeled(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit(node.child_by_field_name("body"), scope, SAFE_USE)
+
+    def visit_object(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit_all(node.named_children, scope, _escape("stored in an object literal"))
+
+    def visit_pair(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit(node.child_by_field_name("value"), scope, _escape("stored in an object literal"))
+        key = node.child_by_field_name("key")
+        if key is not None and key.type == "computed_property_name":
+            self.visit(key, scope, SAFE_USE)
+
+    def visit_identifier(self, node: Node, scope: Scope, use: Use) -> None:
+        if node.type == "identifier" and self.data[node.start_byte:node.end_byte] == b"undefined":
+            return
+        self.reference(node, scope, read=True, write=False, use=use)
+
+    def visit_export(self, node: Node, scope: Scope, use: Use) -> None:
+        if any(c.type == "type" for c in node.children):
+            return  # ``export type { T }``
+        value = node.child_by_field_name("value")
+        re_export = node.child_by_field_name("source") is not None
+        exported = _escape("exported")
+        for child in reversed(node.named_children):
+            if child.type == "export_clause":
+                if re_export:
+                    continue  # ``export { a } from "m"`` names nothing local
+                for spec in child.named_children:
+                    name = spec.child_by_field_name("name")
+                    if spec.type == "export_specifier" and name is not None and name.type == "identifier":
+                        self.reference(name, scope, read=True, write=False, use=exported)
+            else:
+                self.visit(child, scope, exported if child == value else SAFE_USE)
+
+    def visit_import(self, node: Node, scope: Scope, use: Use) -> None:
+        if any(c.type == "type" for c in node.children):
+            return  # ``import type { T }``: no run-time binding
+        module_scope = self.function_scope(scope)
+        pending = [c for c in node.named_children if c.type == "import_clause"]
+        while pending:
+            part = pending.pop()
+            if part.type == "identifier":
+                self.declare(part, BindingKind.IMPORT, module_scope, 0)
+            elif part.type == "import_specifier":
+                if any(c.type == "type" for c in part.children):
+                    continue
+                alias = part.child_by_field_name("alias") or part.child_by_field_name("name")
+                if alias is not None and alias.type == "identifier":
+                    self.declare(alias, BindingKind.IMPORT, module_scope, 0)
+            elif part.type in ("import_clause", "named_imports", "namespace_import"):
+                pending.extend(part.named_children)
+        for child in node.named_children:
+            if child.type == "import_require_clause":
+                name = child.named_children[0] if child.named_child_count else None
+                if name is not None and name.type == "identifier":
+                    self.declare(name, BindingKind.IMPORT, module_scope, 0)
+
+    def visit_jsx_element_name(self, node: Node, scope: Scope, use: Use) -> None:
+        name = node.child_by_field_name("name")
+        for child in reversed(node.named_children):
+            if child == name:
+                if child.type == "identifier" and self.text(child)[:1].isupper():
+                    self.reference(child, scope, read=True, write=False, use=_escape("rendered as a JSX element"))
+                elif child.type == "member_expression":
+                    self.visit(child, scope, SAFE_USE)
+            else:
+                self.visit(child, scope, SAFE_USE)
+
+    # -- calls and members ----------------------------------------------------------
+
+    def visit_call(self, node: Node, scope: Scope, use: Use) -> None:
+        callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+        arguments = node.child_by_field_name("arguments")
+        if arguments is not None:
+            if arguments.type == "arguments":
+                self.visit_all(arguments.named_children, scope, _escape("passed as an argument"))
+            else:
+                self.visit(arguments, scope, SAFE_USE)  # tagged template
+        if callee is not None:
+            bare = unwrap(callee)
+            if bare.type == "identifier" and self.data[bare.start_byte:bare.end_byte] == b"eval":
+                ref = self.reference(bare, scope, read=True, write=False, use=CALLEE_USE)
+                self.eval_calls.append((ref, scope))
+            else:
+                self.visit(callee, scope, CALLEE_USE)
+
+    def visit_member(self, node: Node, scope: Scope, use: Use) -> None:
+        obj = node.child_by_field_name("object")
+        prop = node.child_by_field_name("property")
+        if use.kind is UseKind.CALLEE:
+            name = self.text(prop) if prop is not None else ""
+            inner = CALLEE_USE if name in ("call", "apply") else _escape(f"receiver of `.{name}()`")
+        else:
+            inner = SAFE_USE
+        self.visit(obj, scope, inner)
+
+    def visit_subscript(self, node: Node, scope: Scope, use: Use) -> None:
+        self.visit(node.child_by_field_name("index"), scope, SAFE_USE)
+        inner = _escape("receiver of a computed method call") if use.kind is UseKind.CALLEE else SAFE_USE
+        self.visit(node.child_by_field_name("object"), scope, inner)
+
+    # -- writes -----------------------------------------------------------------------
+
+    def visit_assignment(self, node: Node, scope: Scope, use: Use) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None:
+            self.visit_children(node, scope, use)
+            return
+        target = unwrap(left)
+        if target.type == "identifier":
+            ref = self.reference(target, scope, read=False, write=True)
+            self.name_literal(right, ref.name)
+            if use.kind is UseKind.SAFE:
+                self.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+            else:
+                self.visit(right, scope, _escape("assigned, and the assignment's value is used"))
+            return
+        if target.type in ("member_expression", "subscript_expression"):
+            prop = target.child_by_field_name("property")
+            if prop is not None and right is not None:
+                self.name_literal(right, self.text(prop))
+            right_use = _escape("stored into a property")
+        else:
+            right_use = SAFE_USE  # destructuring reads properties of the value
+        self.visit(right, scope, right_use if use.kind is UseKind.SAFE else _escape("assigned, and used"))
+        self.stack.append((_WRITE, left, scope, False))
+
+    def visit_augmented_assignment(self, node: Node, scope: Scope, use: Use) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        operator = node.child_by_field_name("operator")
+        logical = operator is not None and operator.type in LOGICAL_ASSIGN
+        if left is None:
+            return
+        target = unwrap(left)
+        if target.type == "identifier":
+            ref = self.reference(target, scope, read=True, write=True)
+            if logical and use.kind is UseKind.SAFE:
+                self.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+            elif logical:
+                self.visit(right, scope, _escape("assigned, and the assignment's value is used"))
+            else:
+                self.visit(right, scope, SAFE_USE)
+            return
+        self.visit(right, scope, _escape("stored into a property") if logical else SAFE_USE)
+        self.stack.append((_WRITE, left, scope, True))
+
+    def visit_update(self, node: Node, scope: Scope, use: Use) -> None:
+        argument = node.child_by_field_name("argument")
+        if argument is not None:
+            self.stack.append((_WRITE, argument, scope, True))
+
+    def write_pattern(self, node: Node, scope: Scope, also_read: bool) -> None:
+        """Assignment targets: identifiers are written, members are evaluated, patterns recurse."""
+        work = [node]
+        while work:
+            target = unwrap(work.pop())
+            kind = target.type
+            if kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
+                self.reference(target, scope, read=also_read, write=True)
+            elif kind in ("member_expression", "subscript_expression"):
+                self.visit(target, scope, SAFE_USE)
+            elif kind in ("array_pattern", "object_pattern", "array", "object", "rest_pattern", "spread_element"):
+                work.extend(target.named_children)
+            elif kind == "pair_pattern" or kind == "pair":
+                value = target.child_by_field_name("value")
+                if value is not None:
+                    work.append(value)
+                key = target.child_by_field_name("key")
+                if key is not None and key.type == "computed_property_name":
+                    self.visit(key, scope, SAFE_USE)
+            elif kind in ("assignment_pattern", "object_assignment_pattern", "assignment_expression"):
+                left = target.child_by_field_name("left")
+                self.visit(target.child_by_field_name("right"), scope, _escape("default value of a destructuring"))
+                if left is not None:
+                    work.append(left)
+            elif kind != "comment":
+                self.visit(target, scope, SAFE_USE)
+
+    # -- declarations ---------------------------------------------------------------------
+
+    def visit_declaration(self, node: Node, scope: Scope, use: Use) -> None:
+        keyword = node.child_by_field_name("kind")
+        word = self.text(keyword) if keyword is not None else "var"
+        if node.type == "variable_declaration":
+            word = "var"
+        kind = {"let": BindingKind.LET, "const": BindingKind.CONST, "var": BindingKind.VAR}.get(word, BindingKind.USING)
+        for declarator in reversed(node.named_children):
+            if declarator.type == "variable_declarator":
+                self.declarator(declarator, kind, scope)
+
+    def declarator(self, node: Node, kind: BindingKind, scope: Scope, loop: Loop | None = None) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is None:
+            return
+        if kind is BindingKind.VAR:
+            # ``var`` is hoisted and holds ``undefined`` from the body's start; its initializer is a write.
+            target = self.function_scope(scope)
+            init_offset = target.closure.body_start
+        else:
+            target = scope
+            init_offset = node.end_byte
+        if name.type != "identifier":
+            self.visit(value, scope, SAFE_USE)
+            self.stack.append((_DECLARE, name, target, kind, init_offset, loop, scope, value is not None))
+            return
+        binding = self.declare(name, kind, target, init_offset, loop)
+        if value is None:
+            return
+        if kind is BindingKind.VAR:
+            self.reference(name, scope, read=False, write=True, declaration_write=True)
+        else:
+            literal = unwrap(value)
+            if literal.type in FUNCTION_NODES:
+                self.pending_init[literal.start_byte] = binding
+        self.name_literal(value, binding.name)
+        self.visit(value, scope, Use(UseKind.FLOW, "initialized", binding))
+
+    def name_literal(self, value: Node | None, name: str) -> None:
+        if value is not None:
+            self.names[unwrap(value).start_byte] = name
+
+    def declare_pattern(self, node: Node, target: Scope, kind: BindingKind, init_offset: int,
+                        loop: Loop | None, expr_scope: Scope, written: bool = False) -> None:
+        """Declare every name in a binding pattern; visit defaults and computed keys as expressions.
+
+        ``written``: a ``var`` pattern with an initializer, or a ``for (var ... of)``
+        head, also writes each name where it stands.
+        """
+        work = [node]
+        while work:
+            part = work.pop()
+            ptype = part.type
+            if ptype in ("identifier", "shorthand_property_identifier_pattern"):
+                self.declare(part, kind, target, init_offset, loop)
+                if written:
+                    self.reference(part, expr_scope, read=False, write=True, declaration_write=True)
+            elif ptype in ("array_pattern", "object_pattern", "rest_pattern"):
+                work.extend(part.named_children)
+            elif ptype == "pair_pattern":
+                value = part.child_by_field_name("value")
+                if value is not None:
+                    work.append(value)
+                key = part.child_by_field_name("key")
+                if key is not None and key.type == "computed_property_name":
+                    self.visit(key, expr_scope, SAFE_USE)
+            elif ptype in ("assignment_pattern", "object_assignment_pattern"):
+                left = part.child_by_field_name("left")
+                right = part.child_by_field_name("right")
+                if left is not None and left.type in ("identifier", "shorthand_property_identifier_pattern"):
+                    binding = self.declare(left, kind, target, init_offset, loop)
+                    if written:
+                        self.reference(left, expr_scope, read=False, write=True, declaration_write=True)
+                    self.name_literal(right, binding.name)
+                    self.visit(right, expr_scope, Use(UseKind.FLOW, "default value", binding))
+                else:
+                    self.visit(right, expr_scope, _escape("default value of a destructuring"))
+                    if left is not None:
+                        work.append(left)
+            elif ptype not in ("comment", "type_annotation"):
+                self.visit(part, expr_scope, SAFE_USE)
+
+    # -- functions and classes ---------------------------------------------------------
+
+    def new_closure(self, kind: ClosureKind, name: str | None, node: Node, parent: Closure | None,
+                    creation_offset: int, use: Use, name_node: Node | None = None) -> Closure:
+        closure = Closure(kind, name, node.start_byte, node.end_byte,
+                          (name_node or node).start_byte, parent, creation_offset, use=use)
+        closure.index = len(self.closures)
+        self.closures.append(closure)
+        if parent is not None:
+            parent.children.append(closure)
+        return closure
+
+    def closure_kind(self, node: Node) -> ClosureKind:
+        ntype = node.type
+        if ntype in ("function_declaration", "generator_function_declaration"):
+            return ClosureKind.FUNCTION_DECLARATION
+        if ntype == "arrow_function":
+            return ClosureKind.ARROW
+        if ntype == "method_definition":
+            words = {c.type for c in node.children if not c.is_named}
+            if "get" in words:
+                return ClosureKind.GETTER
+            if "set" in words:
+                return ClosureKind.SETTER
+            name = node.child_by_field_name("name")
+            if name is not None and self.text(name) == "constructor":
+                return ClosureKind.CONSTRUCTOR
+            return ClosureKind.METHOD
+        return ClosureKind.FUNCTION_EXPRESSION
+
+    def closure_name(self, node: Node) -> str | None:
+        """The declared name, else the binding or property the function is assigned to."""
+        name = node.child_by_field_name("name")
+        if name is not None and name.type in ("identifier", "property_identifier", "type_identifier",
+                                               "private_property_identifier", "string", "number"):
+            return self.text(name)
+        return self.names.pop(node.start_byte, None)
+
+    def visit_function(self, node: Node, scope: Scope, use: Use) -> None:
+        kind = self.closure_kind(node)
+        body = node.child_by_field_name("body")
+        if body is None and node.type != "arrow_function":
+            return  # overload signature or abstract member: no run-time function
+        name_node = node.child_by_field_name("name")
+        is_declaration = kind is ClosureKind.FUNCTION_DECLARATION
+        if is_declaration:
+            # Hoisted: created when its scope is entered, before any statement of it runs.
+            creation = scope.closure.body_start if scope.kind is ScopeKind.FUNCTION else scope.start
+            use = SAFE_USE
+        else:
+            creation = node.start_byte
+        closure = self.new_closure(kind, self.closure_name(node), node, scope.closure, creation, use, name_node)
+        words = {c.type for c in node.children if not c.is_named}
+        closure.is_async = "async" in words
+        closure.is_generator = "*" in words or node.type.startswith("generator")
+        initialized = self.pending_init.pop(node.start_byte, None)
+        if initialized is not None:
+            initialized.init_closure = closure
+        if is_declaration and name_node is not None:
+            binding = self.declare(name_node, BindingKind.FUNCTION, scope, creation)
+            binding.init_closure = closure
+            closure.binding = binding
+        outer = scope
+        if node.type in ("function_expression", "function", "generator_function") and name_node is not None:
+            outer = Scope(ScopeKind.FUNCTION_NAME, node.start_byte, node.end_byte, scope, closure)
+            self.stack.append((_EXIT, outer))
+            self.declare(name_node, BindingKind.FUNCTION_NAME, outer, node.start_byte).init_closure = closure
+        if node.type == "method_definition" and name_node is not None and name_node.type == "computed_property_name":
+            self.visit(name_node, scope, SAFE_USE)
+        fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, outer, closure)
+        closure.scope = fscope
+        closure.body_start = body.start_byte if body is not None else node.end_byte
+        self.stack.append((_EXIT, fscope))
+        if body is not None:
+            if body.type == "statement_block":
+                self.visit_all(body.named_children, fscope, SAFE_USE)
+            else:
+                self.visit(body, fscope, _escape("returned"))
+        params = node.child_by_field_name("parameters")
+        single = node.child_by_field_name("parameter")
+        if single is not None:
+            self.declare(single, BindingKind.PARAM, fscope, single.end_byte)
+        elif params is not None:
+            for param in reversed(params.named_children):
+                self.parameter(param, fscope)
+        self.visit_decorators(node, scope)
+
+    def visit_decorators(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type == "decorator":
+                self.visit(child, scope, SAFE_USE)
+
+    def parameter(self, param: Node, fscope: Scope) -> None:
+        """Parameters are initialized left to right: each one at the end of its own default."""
+        if param.type not in ("required_parameter", "optional_parameter"):
+            if param.type in ("identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"):
+                self.stack.append((_DECLARE, param, fscope, BindingKind.PARAM, param.end_byte, None, fscope))
+            return
+        pattern = param.child_by_field_name("pattern")
+        value = param.child_by_field_name("value")
+        self.visit_decorators(param, fscope)
+        if pattern is None or pattern.type == "this":
+            return
+        if pattern.type == "identifier":
+            binding = self.declare(pattern, BindingKind.PARAM, fscope, param.end_byte)
+            if value is not None:
+                self.name_literal(value, binding.name)
+                self.visit(value, fscope, Use(UseKind.FLOW, "default value", binding))
+        else:
+            self.visit(value, fscope, SAFE_USE)
+            self.stack.append((_DECLARE, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope))
+
+    def visit_class(self, node: Node, scope: Scope, use: Use) -> None:
+        """A class declaration binds its name in the enclosing scope at its end, and inside its body at the body's start."""
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        self.pending_init.pop(node.start_byte, None)
+        self.names.pop(node.start_byte, None)
+        if node.type != "class" and name_node is not None:
+            self.declare(name_node, BindingKind.CLASS, scope, node.end_byte)
+        class_scope = self.open_scope(ScopeKind.CLASS, node, scope)
+        if name_node is not None and body is not None:
+            self.declare(name_node, BindingKind.CLASS_NAME, class_scope, body.start_byte)
+        if body is not None:
+            self.class_members(body, class_scope)
+        for child in reversed(node.named_children):
+            if child.type == "class_heritage":
+                self.visit(child, class_scope, SAFE_USE)
+            elif child.type == "decorator":
+                self.visit(child, scope, SAFE_USE)
+
+    def class_members(self, body: Node, scope: Scope) -> None:
+        """Methods, accessors and instance fields live as long as the class does; static code runs now."""
+        member_use = _escape("member of a class, reachable through the class and its instances")
+        for member in reversed(body.named_children):
+            mtype = member.type
+            if mtype == "method_definition":
+                self.visit(member, scope, member_use)
+            elif mtype in ("public_field_definition", "field_definition"):
+                self.field(member, scope, member_use)
+            elif mtype == "class_static_block":
+                block = self.new_closure(ClosureKind.STATIC_BLOCK, "static", member, scope.closure,
+                                         member.start_byte, CALLEE_USE)
+                self.function_body(block, member, member.child_by_field_name("body"), scope)
+            elif mtype == "decorator":
+                self.visit(member, scope, SAFE_USE)
+
+    def field(self, member: Node, scope: Scope, member_use: Use) -> None:
+        """A field initializer is function-like: it runs later, at construction (or now, if static)."""
+        value = member.child_by_field_name("value")
+        name = member.child_by_field_name("name") or member.child_by_field_name("property")
+        is_static = any(c.type == "static" for c in member.children)
+        if value is not None:
+            label = self.text(name) if name is not None else None
+            initializer = self.new_closure(ClosureKind.FIELD_INITIALIZER, label, value, scope.closure,
+                                           value.start_byte, CALLEE_USE if is_static else member_use)
+            if label is not None:
+                self.name_literal(value, label)
+            fscope = Scope(ScopeKind.FUNCTION, value.start_byte, value.end_byte, scope, initializer)
+            initializer.scope = fscope
+            initializer.body_start = value.start_byte
+            self.stack.append((_EXIT, fscope))
+            self.visit(value, fscope, _escape("stored into a class field"))
+        if name is not None and name.type == "computed_property_name":
+            self.visit(name, scope, SAFE_USE)
+        self.visit_decorators(member, scope)
+
+    def function_body(self, closure: Closure, node: Node, body: Node | None, parent: Scope) -> None:
+        fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, parent, closure)
+        closure.scope = fscope
+        closure.body_start = body.start_byte if body is not None else node.start_byte
+        self.stack.append((_EXIT, fscope))
+        if body is not None:
+            self.visit_all(body.named_children, fscope, SAFE_USE)
+
+    def visit_namespace(self, node: Node, scope: Scope, use: Use) -> None:
+        """``namespace N { ... }`` compiles to an immediately invoked function."""
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is not None:
+            first = name
+            while first.type == "nested_identifier" and first.named_child_count:
+                first = first.named_children[0]
+            if first.type == "identifier":
+                self.declare(first, BindingKind.NAMESPACE, scope, node.end_byte)
+        if body is None:
+            return
+        closure = self.new_closure(ClosureKind.NAMESPACE, self.text(name) if name is not None else None,
+                                   node, scope.closure, node.start_byte, CALLEE_USE, name)
+        self.function_body(closure, node, body, scope)
+
+    def visit_enum(self, node: Node, scope: Scope, use: Use) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.declare(name, BindingKind.ENUM, scope, node.end_byte)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            for member in reversed(body.named_children):
+                if member.type == "enum_assignment":
+                    self.visit(member.child_by_field_name("value"), scope, SAFE_USE)
+
+    # -- blocks and loops ---------------------------------------------------------------
+
+    def visit_block(self, node: Node, scope: Scope, use: Use) -> None:
+        inner = self.open_scope(ScopeKind.BLOCK, node, scope)
+        self.visit_all(node.named_children, inner, SAFE_USE)
+
+    def visit_loop_body(self, body: Node | None, scope: Scope, loop: Loop) -> None:
+        """A loop body block is a fresh scope instance on every iteration."""
+        if body is None:
+            return
+        if body.type == "statement_block":
+            inner = self.open_scope(ScopeKind.BLOCK, body, scope, loop)
+            self.visit_all(body.named_children, inner, SAFE_USE)
+        else:
+            self.visit(body, scope, SAFE_USE)
+
+    def new_loop(self, node: Node, scope: Scope, repeated: list[Node | None],
+                 head: tuple[Node | None, ...] = ()) -> Loop:
+        spans = tuple((n.start_byte, n.end_byte) for n in repeated if n is not None)
+        clauses = tuple((n.start_byte, n.end_byte) for n in head if n is not None)
+        loop = Loop(node.start_byte, node.end_byte, spans, node.start_byte, clauses)
+        scope.closure.loops.append(loop)
+        return loop
+
+    def visit_for(self, node: Node, scope: Scope, use: Use) -> None:
+        init = node.child_by_field_name("initializer")
+        condition = node.child_by_field_name("condition")
+        increment = node.child_by_field_name("increment")
+        body = node.child_by_field_name("body")
+        loop = self.new_loop(node, scope, [condition, increment, body], (condition, increment))
+        lexical = init is not None and init.type == "lexical_declaration"
+        head = self.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop) if lexical else scope
+        self.visit_loop_body(body, head, loop)
+        self.visit(increment, head, SAFE_USE)
+        self.visit(condition, head, SAFE_USE)
+        if lexical:
+            assert init is not None
+            keyword = init.child_by_field_name("kind")
+            kind = BindingKind.CONST if keyword is not None and self.text(keyword) == "const" else BindingKind.LET
+            for declarator in reversed(init.named_children):
+                if declarator.type == "variable_declarator":
+                    self.declarator(declarator, kind, head, loop)
+        else:
+            self.visit(init, scope, SAFE_USE)
+
+    def visit_for_in(self, node: Node, scope: Scope, use: Use) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        body = node.child_by_field_name("body")
+        keyword = node.child_by_field_name("kind")
+        word = self.text(keyword) if keyword is not None else None
+        loop = self.new_loop(node, scope, [left, body])
+        if word in ("let", "const", "using", "await using"):
+            head = self.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop)
+            kind = {"let": BindingKind.LET, "const": BindingKind.CONST}.get(word or "", BindingKind.USING)
+            # Fresh per iteration, initialized before the body; the iterated expression sees it in TDZ.
+            init_offset = body.start_byte if body is not None else node.end_byte
+            self.visit_loop_body(body, head, loop)
+            self.visit(right, head, _escape("iterated"))
+            if left is not None:
+                self.stack.append((_DECLARE, left, head, kind, init_offset, loop, head))
+        elif word == "var":
+            fscope = self.function_scope(scope)
+            self.visit_loop_body(body, scope, loop)
+            self.visit(right, scope, _escape("iterated"))
+            if left is not None:
+                self.stack.append((_DECLARE, left, fscope, BindingKind.VAR, fscope.closure.body_start, None, scope,
+                                   True))
+        else:
+            self.visit_loop_body(body, scope, loop)
+            self.visit(right, scope, _escape("iterated"))
+            if left is not None:
+                self.stack.append((_WRITE, left, scope, False))
+
+    def visit_while(self, node: Node, scope: Scope, use: Use) -> None:
+        condition = node.child_by_field_name("condition")
+        body = node.child_by_field_name("body")
+        loop = self.new_loop(node, scope, [condition, body])
+        self.visit_loop_body(body, scope, loop)
+        self.visit(condition, scope, SAFE_USE)
+
+    def visit_catch(self, node: Node, scope: Scope, use: Use) -> None:
+        param = node.child_by_field_name("parameter")
+        body = node.child_by_field_name("body")
+        inner = self.open_scope(ScopeKind.CATCH, node, scope)
+        if body is not None:
+            self.visit_all(body.named_children, inner, SAFE_USE)
+        if param is not None:
+            self.stack.append((_DECLARE, param, inner, BindingKind.CATCH, param.end_byte, None, inner))
+
+    def visit_with(self, node: Node, scope: Scope, use: Use) -> None:
+        body = node.child_by_field_name("body")
+        obj = node.child_by_field_name("object")
+        self.with_scopes.append((scope, node.start_byte))
+        self.visit(body, scope, SAFE_USE)
+        self.visit(obj, scope, SAFE_USE)
+
+    # -- after the walk -------------------------------------------------------------
+
+    def mark_dynamic_scopes(self) -> None:
+        """Direct ``eval`` and ``with`` can read and write every visible binding."""
+        sites = [(scope, ref.start) for ref, scope in self.eval_calls if ref.binding is None]
+        sites.extend(self.with_scopes)
+        for scope, offset in sites:
+            closure: Closure | None = scope.closure
+            while closure is not None:
+                closure.dynamic_scope_sites.append(offset)
+                closure = closure.parent
+            walk: Scope | None = scope
+            while walk is not None:
+                walk.has_direct_eval = True
+                walk = walk.parent
+
+    def mark_syntax_errors(self) -> None:
+        """A closure that contains a syntax error, and every closure around it, is decided conservatively."""
+        if not self.syntax:
+            return
+        spans = sorted((c.start, c.index) for c in self.closures if not c.is_module)
+        starts = [start for start, _ in spans]
+        for problem in self.syntax:
+            i = bisect.bisect_right(starts, problem.start) - 1
+            while i >= 0:
+                closure = self.closures[spans[i][1]]
+                if closure.start <= problem.start < closure.end or problem.start == closure.end:
+                    walk: Closure | None = closure
+                    while walk is not None and not walk.is_module and not walk.has_syntax_error:
+                        walk.has_syntax_error = True
+                        walk = walk.parent
+                    break
+                i -= 1
+
+
+def bind(data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem]) -> FileModel:
+    return Binder(data, tree, syntax).run()

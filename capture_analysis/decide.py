@@ -1,0 +1,287 @@
+"""The storage decision: where each binding must live (policy ``optimal``).
+
+Invariants (DESIGN.md section 2)
+--------------------------------
+A binding declared in a function is
+
+* ``local``   when no closure refers to it;
+* ``value``   when every capturing closure may hold a copy: the binding is
+  initialized before any capturing closure is created, and never written
+  after one is created;
+* ``stack``   when it needs shared storage but no closure that refers to it
+  outlives the activation (``escape.py``);
+* ``box`` / ``context`` otherwise: one heap cell if it is the only such
+  binding of its scope instance, else one context shared by all of them.
+
+Module-level bindings are ``module``.  Direct ``eval``/``with`` and syntax
+errors make the bindings they can touch shared, never ``value``/``local``.
+
+The capture point
+-----------------
+Only closures created by the binding's own activation matter for the order
+of events: a closure nested deeper is created when its parent runs, which is
+after the parent is created.  So for a reference inside ``h`` inside ``g``
+inside ``f`` to a binding of ``f``, the capturer is ``g`` and its *creation
+offset* is where ``g`` stands, or, for a function declaration, the start of
+its scope (hoisting)::
+
+    function f() {
+      g();                  // g already exists here ...
+      const s = 1;          // ... before s is initialized: s is not `value`
+      function g() { return s; }
+    }
+
+Writes after capture
+--------------------
+A write inside any closure is after capture.  A write in the declaring
+function is after capture when it is textually after the capturer's creation
+offset, or when both sit in the repeated part of a loop that does not own a
+fresh copy of the binding (the next iteration's write follows this
+iteration's closure)::
+
+    let x = 0;
+    for (const f of fs) { x++; keep(() => x); }   // x++ of the next turn: not `value`
+    for (let i = 0; i < n; i++) keep(() => i);    // i is fresh per turn: `value`
+
+Exceptions that stay ``value``: a ``const``/``let`` whose initializer is the
+capturing closure literal itself (the slot is back-patched), and function
+declarations of one scope referring to each other (they are instantiated
+together; their creation offsets are equal, so the rule above covers them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .escape import EscapeGraph, Step, describe
+from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
+from .source import SourceFile
+
+if TYPE_CHECKING:
+    from .allocations import Site
+
+
+@dataclass(slots=True)
+class Decision:
+    binding: Binding
+    storage: Storage
+    reason: str
+    #: closures created by the binding's activation that refer to it.
+    captured_by: list[Closure] = field(default_factory=list)
+    #: writes other than the initialization.
+    writes: list[Reference] = field(default_factory=list)
+    evidence: list[Step] = field(default_factory=list)
+    #: the closure that captures the binding before its initialization, if any.
+    early_capture: Closure | None = None
+    #: the write that happens after a closure captured the binding, if any.
+    late_write: Reference | None = None
+    #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
+    conservative: str | None = None
+    #: the allocation site (set by ``allocations``).
+    site: Site | None = None
+
+
+class Decider:
+    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph):
+        self.model = model
+        self.source = source
+        self.graph = graph
+
+    def at(self, offset: int) -> str:
+        return str(self.source.position(offset))
+
+    def run(self) -> list[Decision]:
+        decisions = [self.decide(b) for b in self.model.bindings]
+        decisions.sort(key=lambda d: d.binding.start)
+        return decisions
+
+    def decide(self, binding: Binding) -> Decision:
+        if binding.closure.is_module:
+            return Decision(binding, Storage.MODULE, "declared at module top level: one environment per program")
+        capturing = [r for r in binding.references if r.closure is not binding.closure]
+        writes = [r for r in binding.references if r.is_write]
+        capturers: list[Closure] = []
+        for ref in capturing:
+            capturer = binding.closure.child_containing(ref.closure)
+            if capturer is not None and capturer not in capturers:
+                capturers.append(capturer)
+        decision = Decision(binding, Storage.LOCAL, "", capturers, writes)
+        conservative = self.conservative_reason(binding)
+        if conservative is not None:
+            decision.conservative = conservative
+            decision.evidence.append(Step(binding.start, conservative))
+            decision.storage = Storage.BOX
+            decision.reason = conservative
+            return decision
+        if not capturers:
+            decision.reason = "no closure refers to it"
+            return decision
+        for capturer in capturers:
+            decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}"))
+        early = self.early_capture(binding, capturers)
+        late = None if early is not None else self.late_write(binding, writes, capturers)
+        if early is None and late is None:
+            decision.storage = Storage.VALUE
+            decision.reason = (f"captured by {self.closure_list(capturers)}; initialized before capture "
+                               f"and {'never written after' if writes else 'never reassigned'}: copied by value")
+            return decision
+        if early is not None:
+            decision.early_capture = early
+            why = self.early_reason(binding, early)
+            decision.evidence.append(Step(early.name_start, why))
+        else:
+            assert late is not None
+            write, capturer = late
+            decision.late_write = write
+            why = self.late_reason(binding, write, capturer)
+            decision.evidence.append(Step(write.start, why))
+        culprit = decision.early_capture or (decision.late_write.closure if decision.late_write else None)
+        escaping = self.escaping_holders(binding, capturing, culprit)
+        if escaping is None:
+            decision.storage = Storage.STACK
+            decision.reason = f"{why}; no closure that refers to it outlives the activation, so the frame holds it"
+            return decision
+        holder, chain = escaping
+        decision.evidence.extend(chain)
+        decision.storage = Storage.BOX  # grouped into a context by ``allocations``
+        decision.reason = f"{why}, and {self.closure_label(holder)} {self.escape_summary(chain)}"
+        return decision
+
+    # -- the rules --------------------------------------------------------------------
+
+    def conservative_reason(self, binding: Binding) -> str | None:
+        if binding.scope.has_direct_eval:
+            sites = binding.closure.dynamic_scope_sites
+            where = f" at {self.at(min(sites))}" if sites else ""
+            return (f"visible to a direct `eval` or `with`{where}, which may capture and write it: "
+                    "decided conservatively")
+        if binding.closure.has_syntax_error:
+            return "the function contains a syntax error, so its captures are unknown: decided conservatively"
+        return None
+
+    def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
+        """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters)."""
+        for capturer in capturers:
+            if capturer is binding.init_closure:
+                continue  # ``const f = () => f()``: the closure's own slot is back-patched
+            if capturer.creation_offset < binding.init_offset:
+                return capturer
+        return None
+
+    def late_write(self, binding: Binding, writes: list[Reference],
+                   capturers: list[Closure]) -> tuple[Reference, Closure] | None:
+        for write in writes:
+            if write.closure is not binding.closure:
+                return write, binding.closure.child_containing(write.closure) or capturers[0]
+        for write in writes:
+            for capturer in capturers:
+                if self.write_follows(binding, write, capturer):
+                    return write, capturer
+        return None
+
+    def write_follows(self, binding: Binding, write: Reference, capturer: Closure) -> bool:
+        created = capturer.creation_offset
+        own_loop = binding.per_iteration_of
+        if own_loop is not None and own_loop.in_head_clause(created):
+            # A closure made in the update clause lives in the next turn's copy, which the
+            # next test and body write.
+            if own_loop.repeats(write.start):
+                return True
+        if write.start > created:
+            if own_loop is not None and own_loop.in_head_clause(write.start) and not own_loop.in_head_clause(created):
+                return False  # the test and update act on the next iteration's fresh copy
+            return True
+        for loop in binding.closure.loops:
+            if loop.repeats(write.start) and loop.repeats(created) and not self.owns(loop, binding):
+                return True
+        return False
+
+    @staticmethod
+    def owns(loop: Loop, binding: Binding) -> bool:
+        """Does each iteration of ``loop`` get a fresh copy of ``binding``?"""
+        if binding.per_iteration_of is loop:
+            return True
+        if binding.kind in (BindingKind.VAR, BindingKind.PARAM) or binding.scope.closure.scope is binding.scope:
+            return False
+        return loop.repeats(binding.scope.start)
+
+    def escaping_holders(self, binding: Binding, capturing: list[Reference],
+                         culprit: Closure | None) -> tuple[Closure, list[Step]] | None:
+        """A closure that refers to the binding and may outlive its scope instance, with the chain.
+
+        The closure that writes (or captures early) is tried first, so the message names one culprit.
+        """
+        instance_loop = binding.scope.instance_loop
+        ordered = sorted(capturing, key=lambda r: not self.inside(r.closure, culprit))
+        for ref in ordered:
+            holder: Closure | None = ref.closure
+            while holder is not None and holder is not binding.closure:
+                if self.graph.escapes(holder):
+                    return holder, self.graph.escape_chain(holder)
+                if instance_loop is not None:
+                    kept = self.kept_outside(holder, instance_loop)
+                    if kept is not None:
+                        return holder, [Step(holder.name_start, f"{describe(holder)}: stored in `{kept.name}`, "
+                                                                 "which outlives the loop iteration")]
+                holder = holder.parent
+        return None
+
+    @staticmethod
+    def inside(closure: Closure | None, ancestor: Closure | None) -> bool:
+        while closure is not None and ancestor is not None:
+            if closure is ancestor:
+                return True
+            closure = closure.parent
+        return False
+
+    def kept_outside(self, holder: Closure, loop: Loop) -> Binding | None:
+        for node in self.graph.reaches(holder):
+            if isinstance(node, Binding) and node.scope.instance_loop is not loop and not self.owns(loop, node):
+                return node
+        return None
+
+    # -- words ------------------------------------------------------------------------
+
+    def closure_label(self, closure: Closure) -> str:
+        if closure.name:
+            return f"`{closure.name}`"
+        return f"the {closure.kind.value} at {self.at(closure.start)}"
+
+    def closure_list(self, closures: list[Closure]) -> str:
+        return ", ".join(self.closure_label(c) for c in closures)
+
+    def early_reason(self, binding: Binding, closure: Closure) -> str:
+        label = self.closure_label(closure)
+        if closure.kind is ClosureKind.FUNCTION_DECLARATION:
+            how = "a hoisted function declaration, created when its scope is entered"
+        elif binding.kind is BindingKind.PARAM:
+            how = "created in a parameter default, before this parameter is bound"
+        elif closure.start >= binding.start:
+            how = "created inside its own initializer, which is not that closure literal, so no back-patch"
+        else:
+            how = "created before the declaration"
+        if binding.kind is BindingKind.VAR:
+            return f"captured by {label} ({how}) before its initializer runs"
+        return f"captured by {label} ({how}) before it is initialized at {self.at(binding.init_offset)}"
+
+    def late_reason(self, binding: Binding, write: Reference, capturer: Closure) -> str:
+        where = self.at(write.start)
+        if write.closure is not binding.closure:
+            return f"reassigned at {where} inside {self.closure_label(write.closure)}"
+        if write.start > capturer.creation_offset:
+            return f"reassigned at {where}, after {self.closure_label(capturer)} captured it"
+        return (f"reassigned at {where} in a loop that also creates {self.closure_label(capturer)}: "
+                "the next iteration writes after this one's closure captured it")
+
+    def escape_summary(self, chain: list[Step]) -> str:
+        if not chain:
+            return "escapes"
+        last = chain[-1]
+        why = last.text.split(": ", 1)[-1]
+        through = f" through {last.subject}" if len(chain) > 1 and last.subject else ""
+        return f"escapes{through} ({why} at {self.at(last.offset)})"
+
+
+def decide(model: FileModel, source: SourceFile, graph: EscapeGraph) -> list[Decision]:
+    return Decider(model, source, graph).run()

@@ -1,0 +1,124 @@
+"""Escape of closures: a value-flow graph and reachability to ``ESCAPE``.
+
+Nodes are closures, bindings and the sink ``ESCAPE``.  An edge ``u -> v``
+says "the value of ``u`` may flow into ``v``":
+
+* a closure literal flows into the binding it initializes or is assigned to
+  (``const f = () => ...``, ``g = f``), or into ``ESCAPE`` when it is returned,
+  thrown, yielded, passed to a call or ``new``, stored in an object, array,
+  property or class field, exported, or assigned to a binding of another
+  activation;
+* a binding flows into another binding it is copied to, into ``ESCAPE`` when
+  it is used in any of the escaping positions above, and into every closure
+  that captures it (``b -> g``: if ``g`` escapes, so does what ``b`` holds);
+* calling a value (``f()``, an IIFE, ``f?.()``, ``f.call(o)``) and dropping
+  it are not flows.
+
+A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
+``(offset, why)`` so that a verdict can be explained as a chain, as Go's
+``-m=2`` does::
+
+    inc -> alias (copied at 21:9) -> ESCAPE (returned at 22:3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from .model import Binding, Closure, FileModel, Reference, UseKind
+
+ESCAPE = "ESCAPE"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One link of an evidence chain: what happened at which byte offset."""
+
+    offset: int
+    text: str
+    #: what the step is about (a closure or binding), for summaries.
+    subject: str = ""
+
+
+class EscapeGraph:
+    def __init__(self, model: FileModel):
+        self.graph = nx.DiGraph()
+        self.graph.add_node(ESCAPE)
+        for closure in model.closures:
+            if not closure.is_module:
+                self._closure_edges(closure)
+        for ref in model.references:
+            if ref.binding is not None:
+                self._reference_edges(ref, ref.binding)
+        self._escaping = nx.ancestors(self.graph, ESCAPE)
+
+    def _edge(self, source: object, target: object, offset: int, why: str) -> None:
+        if not self.graph.has_edge(source, target):
+            self.graph.add_edge(source, target, offset=offset, why=why)
+
+    def _flow_target(self, target: object) -> Binding | None:
+        if isinstance(target, Reference):
+            return target.binding
+        return target if isinstance(target, Binding) else None
+
+    def _closure_edges(self, closure: Closure) -> None:
+        self.graph.add_node(closure)
+        use = closure.use
+        if closure.binding is not None:
+            self._edge(closure, closure.binding, closure.start, f"declared as `{closure.binding.name}`")
+        elif use.kind is UseKind.ESCAPE:
+            self._edge(closure, ESCAPE, closure.start, use.why)
+        elif use.kind is UseKind.FLOW:
+            self._flow(closure, closure.parent, use.target, closure.start)
+
+    def _flow(self, source: object, activation: Closure | None, target: object, offset: int) -> None:
+        binding = self._flow_target(target)
+        if binding is None:
+            name = target.name if isinstance(target, Reference) else "?"
+            self._edge(source, ESCAPE, offset, f"assigned to the global `{name}`")
+        elif binding.closure is activation:
+            self._edge(source, binding, offset, f"stored in `{binding.name}`")
+        else:
+            self._edge(source, ESCAPE, offset, f"assigned to `{binding.name}` of an enclosing function")
+
+    def _reference_edges(self, ref: Reference, binding: Binding) -> None:
+        if ref.is_read:
+            use = ref.use
+            if use.kind is UseKind.ESCAPE:
+                self._edge(binding, ESCAPE, ref.start, use.why)
+            elif use.kind is UseKind.FLOW:
+                self._flow(binding, ref.closure, use.target, ref.start)
+        if ref.closure is not binding.closure:
+            holder: Closure | None = ref.closure
+            while holder is not None and holder is not binding.closure:
+                self._edge(binding, holder, ref.start, f"captured by {describe(holder)}")
+                holder = holder.parent
+
+    def escapes(self, closure: Closure) -> bool:
+        return closure in self._escaping
+
+    def reaches(self, closure: Closure) -> set[object]:
+        return nx.descendants(self.graph, closure) if closure in self.graph else set()
+
+    def escape_chain(self, closure: Closure) -> list[Step]:
+        """The shortest path from ``closure`` to ``ESCAPE``, one step per edge."""
+        if not self.escapes(closure):
+            return []
+        path = nx.shortest_path(self.graph, closure, ESCAPE)
+        steps = []
+        for source, target in zip(path, path[1:]):
+            data = self.graph.edges[source, target]
+            steps.append(Step(data["offset"], f"{describe(source)}: {data['why']}", describe(source)))
+        return steps
+
+
+def describe(node: object) -> str:
+    if isinstance(node, Closure):
+        if node.name:
+            return f"`{node.name}`"
+        return f"the {node.kind.value}"
+    if isinstance(node, Binding):
+        return f"`{node.name}`"
+    return str(node)

@@ -1,0 +1,35 @@
+"""Reading one file: unreadable, binary and oversized files become messages, not crashes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .source import SourceFile
+
+#: files larger than this are skipped with a message (``--max-file-size`` changes it).
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
+BINARY_PROBE = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class LoadError:
+    message: str
+    #: True for I/O failures (exit code 2); False for files skipped on purpose (binary, too large).
+    is_error: bool
+
+
+def load(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile | LoadError:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(max_bytes + 1)
+    except OSError as error:
+        return LoadError(f"cannot read: {error.strerror or error}", True)
+    if len(raw) > max_bytes:
+        return LoadError(f"skipped: larger than {max_bytes} bytes (raise the limit with --max-file-size)", False)
+    if b"\x00" in raw[:BINARY_PROBE]:
+        return LoadError("skipped: binary file (NUL bytes)", False)
+    return from_bytes(path, raw)
+
+
+def from_bytes(path: str, raw: bytes) -> SourceFile:
+    return SourceFile.from_bytes(path, raw)

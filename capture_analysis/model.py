@@ -1,0 +1,232 @@
+"""The data the scope builder produces: scopes, bindings, references, closures.
+
+No logic lives here beyond small derived properties.  Offsets are UTF-8 byte
+offsets into ``SourceFile.data``; positions are computed only for what is
+reported (``source.SourceFile.position``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class ScopeKind(enum.Enum):
+    MODULE = "module"
+    FUNCTION = "function"
+    BLOCK = "block"
+    #: ``for (let i ...)`` / ``for (const x of ...)``: bindings fresh per iteration.
+    LOOP_HEAD = "loop-head"
+    CATCH = "catch"
+    CLASS = "class"
+    #: ``const f = function g() {}``: ``g`` lives in a scope of its own.
+    FUNCTION_NAME = "function-name"
+
+
+class BindingKind(enum.Enum):
+    VAR = "var"
+    LET = "let"
+    CONST = "const"
+    USING = "using"
+    FUNCTION = "function"
+    CLASS = "class"
+    PARAM = "param"
+    CATCH = "catch"
+    IMPORT = "import"
+    ENUM = "enum"
+    NAMESPACE = "namespace"
+    #: The name of a named function expression, visible only inside it.
+    FUNCTION_NAME = "function-name"
+    #: A class's own name as seen from inside its body.
+    CLASS_NAME = "class-name"
+
+
+class Storage(enum.Enum):
+    LOCAL = "local"
+    MODULE = "module"
+    VALUE = "value"
+    STACK = "stack"
+    BOX = "box"
+    CONTEXT = "context"
+
+    @property
+    def allocates(self) -> bool:
+        return self in (Storage.BOX, Storage.CONTEXT)
+
+
+class ClosureKind(enum.Enum):
+    FUNCTION_DECLARATION = "function"
+    FUNCTION_EXPRESSION = "function-expression"
+    ARROW = "arrow"
+    METHOD = "method"
+    GETTER = "getter"
+    SETTER = "setter"
+    CONSTRUCTOR = "constructor"
+    FIELD_INITIALIZER = "field-initializer"
+    STATIC_BLOCK = "static-block"
+    NAMESPACE = "namespace"
+    MODULE = "module"
+
+
+class UseKind(enum.Enum):
+    """What the surrounding expression does with a value (for escape analysis)."""
+
+    #: the value is dropped or only inspected (``typeof f``, ``f === g``, ``if (f)``).
+    SAFE = "safe"
+    #: the value is called: ``f()``, ``f?.()``, ``new F()``, ``f.call(o)``, an IIFE.
+    CALLEE = "callee"
+    #: the value may outlive the activation (``why`` says how).
+    ESCAPE = "escape"
+    #: the value is copied into a binding (``target``).
+    FLOW = "flow"
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    kind: UseKind
+    why: str = ""
+    #: a ``Binding`` (declaration) or a write ``Reference`` (assignment) for FLOW.
+    target: object = None
+
+
+SAFE_USE = Use(UseKind.SAFE)
+CALLEE_USE = Use(UseKind.CALLEE)
+
+
+@dataclass(slots=True, eq=False)
+class Loop:
+    """A loop statement inside one function.
+
+    ``repeated`` holds the byte spans that run once per iteration: for a
+    ``for`` statement the test, the update and the body, but not the
+    initializer; for ``for-in/of`` the head target and the body, not the
+    iterated expression.
+    """
+
+    start: int
+    end: int
+    repeated: tuple[tuple[int, int], ...]
+    line_node_start: int
+    #: for ``for (;;)`` loops: spans of the test and the update clause.
+    head_clauses: tuple[tuple[int, int], ...] = ()
+
+    def repeats(self, offset: int) -> bool:
+        return any(s <= offset < e for s, e in self.repeated)
+
+    def in_head_clause(self, offset: int) -> bool:
+        return any(s <= offset < e for s, e in self.head_clauses)
+
+
+@dataclass(slots=True, eq=False)
+class Scope:
+    kind: ScopeKind
+    start: int
+    end: int
+    parent: Scope | None
+    closure: Closure
+    #: the loop this scope belongs to, one instance per iteration.
+    loop: Loop | None = None
+    declarations: dict[str, Binding] = field(default_factory=dict)
+    pending: list[Reference] = field(default_factory=list)
+    has_direct_eval: bool = False
+
+    @property
+    def instance_loop(self) -> Loop | None:
+        """The innermost loop whose iterations each get a fresh copy of this scope."""
+        scope: Scope | None = self
+        while scope is not None and scope.closure is self.closure:
+            if scope.loop is not None:
+                return scope.loop
+            if scope.kind is ScopeKind.FUNCTION:
+                return None
+            scope = scope.parent
+        return None
+
+
+@dataclass(slots=True, eq=False)
+class Binding:
+    name: str
+    kind: BindingKind
+    scope: Scope
+    start: int
+    end: int
+    #: offset at which the binding holds its first value (see decide.py).
+    init_offset: int
+    #: the closure literal that is this binding's initializer, if any.
+    init_closure: Closure | None = None
+    references: list[Reference] = field(default_factory=list)
+    #: set for ``for (let ...)`` / ``for (const ... of)`` head bindings.
+    per_iteration_of: Loop | None = None
+
+    @property
+    def closure(self) -> Closure:
+        return self.scope.closure
+
+
+@dataclass(slots=True, eq=False)
+class Reference:
+    name: str
+    start: int
+    end: int
+    scope: Scope
+    closure: Closure
+    is_read: bool
+    is_write: bool
+    binding: Binding | None = None
+    #: for writes: a ``var`` initializer or other write that is part of a declaration.
+    is_declaration_write: bool = False
+    #: for reads: what the expression around the reference does with the value.
+    use: Use = SAFE_USE
+
+
+@dataclass(slots=True, eq=False)
+class Closure:
+    """A function-like body: function, arrow, method, field initializer, static block, or the module."""
+
+    kind: ClosureKind
+    name: str | None
+    start: int
+    end: int
+    #: where it begins: the offset of the ``function``/name token for the report.
+    name_start: int
+    parent: Closure | None
+    #: offset in the parent's code where the closure value is created.
+    creation_offset: int
+    scope: Scope | None = None
+    binding: Binding | None = None
+    children: list[Closure] = field(default_factory=list)
+    loops: list[Loop] = field(default_factory=list)
+    is_async: bool = False
+    is_generator: bool = False
+    has_syntax_error: bool = False
+    #: direct ``eval`` or ``with`` inside (the offsets, for the diagnostic).
+    dynamic_scope_sites: list[int] = field(default_factory=list)
+    #: index among all closures of the file, for stable ids.
+    index: int = 0
+    #: what the expression around the closure literal does with the new closure.
+    use: Use = SAFE_USE
+    #: where the closure's body begins (function declarations and ``var`` are hoisted there).
+    body_start: int = 0
+
+    @property
+    def is_module(self) -> bool:
+        return self.kind is ClosureKind.MODULE
+
+    def loops_at(self, offset: int) -> list[Loop]:
+        """Loops of this closure whose repeated part contains ``offset``."""
+        return [loop for loop in self.loops if loop.repeats(offset)]
+
+    def child_containing(self, inner: Closure) -> Closure | None:
+        """The direct child of ``self`` on the way down to ``inner`` (``inner`` itself if direct)."""
+        node: Closure | None = inner
+        while node is not None and node.parent is not self:
+            node = node.parent
+        return node
+
+
+@dataclass(slots=True)
+class FileModel:
+    module: Closure
+    closures: list[Closure]
+    bindings: list[Binding]
+    references: list[Reference]

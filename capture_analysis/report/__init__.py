@@ -1,0 +1,20 @@
+"""Reporters: one module per output format.
+
+A reporter receives results file by file (``file``), failures to read or
+analyze a file (``failure``), and the run's totals at the end (``finish``),
+so that nothing needs every tree in memory at once.  ``FORMATS`` maps the
+``--format`` names to reporter classes.
+"""
+
+from __future__ import annotations
+
+from .base import Reporter, RunOptions, Totals
+from .json_report import JsonReporter
+from .text import TextReporter
+
+FORMATS: dict[str, type[Reporter]] = {
+    "text": TextReporter,
+    "json": JsonReporter,
+}
+
+__all__ = ["FORMATS", "Reporter", "RunOptions", "Totals"]

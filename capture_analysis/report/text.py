@@ -1,0 +1,92 @@
+"""``--format text``: compiler-style diagnostics for people.
+
+    path:line:col: severity[CODE] message
+      12 |   let count = start;
+         |       ^^^^^
+
+then, per file, the functions that allocate, and a final totals line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..analyze import Diagnostic, FileAnalysis
+from ..rules import Severity
+from ..source import SourceFile, utf16_length
+from .base import Reporter, Totals
+
+
+def frame(source: SourceFile, start: int, end: int) -> list[str]:
+    """The source line with a caret run under ``start..end`` (first line only)."""
+    pos = source.position(start)
+    text = source.line_text(pos.line).expandtabs(1)
+    line_end = source.position(end)
+    width = max(1, (line_end.column - pos.column) if line_end.line == pos.line else
+                utf16_length(text.encode("utf-8")) - pos.column + 1)
+    prefix = source.data[source.position_offset_of_line(pos.line):start].decode("utf-8", "replace").expandtabs(1)
+    gutter = str(pos.line)
+    pad = " " * len(gutter)
+    return [f"  {gutter} | {text}", f"  {pad} | {' ' * len(prefix)}{'^' * width}"]
+
+
+def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_source: bool = True,
+                      explain: bool = False) -> list[str]:
+    source = analysis.source
+    pos = source.position(diagnostic.start)
+    lines = [f"{source.path}:{pos}: {diagnostic.level.label}[{diagnostic.rule.code}] {diagnostic.message}"]
+    if show_source:
+        lines.extend(frame(source, diagnostic.start, diagnostic.end))
+    if explain and diagnostic.decision is not None:
+        for step in diagnostic.decision.evidence:
+            lines.append(f"  = {source.position(step.offset)}: {step.text}")
+    return lines
+
+
+def render_file(analysis: FileAnalysis, diagnostics: Iterable[Diagnostic], *, quiet: bool = False,
+                explain: bool = False) -> list[str]:
+    out: list[str] = []
+    for diagnostic in diagnostics:
+        out.extend(render_diagnostic(analysis, diagnostic, show_source=not quiet, explain=explain))
+    if quiet:
+        return out
+    allocating = [f for f in analysis.functions if f.sites]
+    if allocating:
+        out.append(f"{analysis.path}: allocations per call of each function")
+        for report in allocating:
+            pos = analysis.source.position(report.closure.start)
+            sites = ", ".join(
+                f"{site.kind.value}{{{', '.join(d.binding.name for d in site.decisions)}}}"
+                + (" per iteration" if site.per_iteration else "")
+                for site in report.sites
+            )
+            name = report.closure.name or f"<{report.closure.kind.value}>"
+            out.append(f"  {name} ({pos}): {report.per_call} per call, {report.per_iteration} per iteration: {sites}")
+    return out
+
+
+def totals_line(totals: Totals) -> str:
+    counts = totals.by_severity
+    parts = [plural(counts[Severity.ERROR], "error"), plural(counts[Severity.WARNING], "warning")]
+    if counts[Severity.INFO] or counts[Severity.HINT]:
+        parts.append(plural(counts[Severity.INFO] + counts[Severity.HINT], "note"))
+    if totals.unreadable:
+        parts.append(f"{totals.unreadable} not analyzed")
+    files = totals.files
+    return (f"{plural(files, 'file')}, {plural(totals.functions, 'function')}: "
+            f"{plural(totals.per_call, 'allocation')} per call, {totals.per_iteration} per iteration; "
+            f"{', '.join(parts)}")
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class TextReporter(Reporter):
+    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
+        lines = render_file(analysis, diagnostics, quiet=self.options.quiet, explain=self.options.explain)
+        if lines:
+            self.out.write("\n".join(lines) + "\n")
+
+    def finish(self, totals: Totals) -> None:
+        self.out.write(totals_line(totals) + "\n")

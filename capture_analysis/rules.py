@@ -1,0 +1,165 @@
+"""The diagnostic catalogue: one entry per code, codes never reused.
+
+Each rule's doc has three sections, *What it does*, *Why is this bad?* and
+*Example*, in the manner of ruff; ``docs/rules.md`` is generated from here
+(``python -m capture_analysis.rules > docs/rules.md``) and a test keeps it
+in step.
+"""
+
+from __future__ import annotations
+
+import enum
+import sys
+from dataclasses import dataclass
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that ``severity >= fail_on`` means "counts as a finding"."""
+
+    HINT = 1
+    INFO = 2
+    WARNING = 3
+    ERROR = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @property
+    def lsp(self) -> int:
+        return {Severity.ERROR: 1, Severity.WARNING: 2, Severity.INFO: 3, Severity.HINT: 4}[self]
+
+    @property
+    def sarif(self) -> str:
+        return {Severity.ERROR: "error", Severity.WARNING: "warning"}.get(self, "note")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    summary: str
+    what: str
+    why: str
+    example: str
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.code.lower()}-{self.name}"
+
+    def doc(self) -> str:
+        return (f"## {self.code} {self.name}\n\n{self.summary}\n\nDefault severity: {self.severity.label}.\n\n"
+                f"### What it does\n{self.what}\n\n### Why is this bad?\n{self.why}\n\n"
+                f"### Example\n```ts\n{self.example.strip()}\n```\n")
+
+
+RULES: dict[str, Rule] = {}
+
+
+def _rule(code: str, name: str, severity: Severity, summary: str, what: str, why: str, example: str) -> Rule:
+    rule = Rule(code, name, severity, summary, what, why, example)
+    assert code not in RULES, code
+    RULES[code] = rule
+    return rule
+
+
+SYNTAX_ERROR = _rule(
+    "BX001", "syntax-error", Severity.ERROR,
+    "The parser could not read part of the file.",
+    "Reports each ERROR or MISSING node of the tree-sitter parse, with its range. The rest of the file is "
+    "still analyzed; the bindings of every function around the damaged text are decided conservatively "
+    "(shared heap storage, never `value` or `local`) because a write or a capture may hide in the damage.",
+    "A capture analysis that guesses through broken code could call a binding `value` although a write "
+    "after its capture sits in the unreadable part: a miscompile in a compiler that trusted it.",
+    """
+function counter() {
+  let n = 0;
+  return () => { n++ ;;) };   // BX001: unexpected text; `n` is decided conservatively
+}
+""")
+
+DYNAMIC_SCOPE = _rule(
+    "BX002", "dynamic-scope", Severity.WARNING,
+    "A direct `eval` or a `with` statement can reach every visible binding.",
+    "Reports each direct `eval(...)` call and each `with` statement. Every binding visible from it is "
+    "treated as captured and written: it gets shared heap storage.",
+    "Code passed to `eval` can create closures over, and assign to, any binding in scope, so nothing about "
+    "those bindings can be decided statically. Engines deoptimize such functions too.",
+    """
+function f(src: string) {
+  let x = 1;
+  eval(src);        // BX002: `x` may be captured and written by the evaluated code
+  return () => x;
+}
+// Fix: pass what the code needs explicitly, e.g. `new Function("x", src)(x)`.
+""")
+
+HEAP_CAPTURE = _rule(
+    "BX101", "heap-capture", Severity.WARNING,
+    "A captured binding needs a heap box or a slot in a heap context, once per call.",
+    "Reports a binding that a closure captures and that must live in shared heap storage: it is written "
+    "after a capturing closure was created (or captured before it is initialized), and a closure that "
+    "refers to it outlives the activation. The message names the capturing closure, the write or early "
+    "capture that rules out a by-value copy, and how the closure escapes.",
+    "Each such binding costs a heap allocation per call (a box, or a share of a context object) and an "
+    "indirection on every access. In a factory called in a hot loop this dominates: the reference case "
+    "measured factories 115-260x slower than Node because of it.",
+    """
+function counter(start: number) {
+  let count = start;            // BX101: reassigned inside `inc`, which escapes
+  return { inc() { count++; return count; } };
+}
+// Fix, when the state need not be a binding: keep it in an object the closures share,
+//   const state = { count: start };  return { inc() { return ++state.count; } };
+""")
+
+LOOP_CAPTURE = _rule(
+    "BX102", "per-iteration-capture", Severity.WARNING,
+    "A captured binding needs a heap box or context on every loop iteration.",
+    "Reports a binding declared inside a loop body (or a per-iteration `for` head) that must live in shared "
+    "heap storage: one allocation per iteration, not per call.",
+    "The allocation is multiplied by the trip count of the loop; it is the most expensive kind of capture.",
+    """
+for (const item of items) {
+  let tries = 0;                   // BX102: reassigned inside the arrow, which is passed to `retry`
+  retry(() => { tries++; return send(item); });
+}
+// Fix: hoist the closure out of the loop, or move the write before the closure is created.
+""")
+
+CAPTURED_BEFORE_INIT = _rule(
+    "BX103", "captured-before-init", Severity.WARNING,
+    "A never-reassigned binding still needs shared storage because a closure captures it before it is initialized.",
+    "Reports a binding that is never written after its initialization but that a closure captures before "
+    "the initialization runs: a hoisted function declaration that refers to a `const` of its own scope, "
+    "a closure created earlier in the code, a default parameter that refers to a later parameter, or a "
+    "closure inside the binding's own initializer that is not the initializer itself. A by-value copy made "
+    "when the closure is created would miss the initialization, so the binding needs a shared slot.",
+    "This is the one case where the rule \"never-reassigned bindings need no box\" does not apply; it is "
+    "usually accidental and cheap to fix by reordering.",
+    """
+function make(i: number) {
+  function get() { return s.v; }   // created when `make` is entered ...
+  const s = { v: i };              // BX103: ... before `s` is initialized
+  return get;
+}
+// Fix: declare `s` before a closure that is an expression: `const get = () => s.v;` after `s`.
+""")
+
+
+def main() -> None:
+    out = ["# Rules", "",
+           "Generated by `python -m capture_analysis.rules > docs/rules.md`; do not edit by hand.", ""]
+    out.append("| code | name | default severity | summary |")
+    out.append("|---|---|---|---|")
+    for rule in RULES.values():
+        out.append(f"| [{rule.code}](#{rule.anchor}) | {rule.name} | {rule.severity.label} | {rule.summary} |")
+    out.append("")
+    for rule in RULES.values():
+        out.append(rule.doc())
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()

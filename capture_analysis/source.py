@@ -1,0 +1,100 @@
+"""Source text and the one place where byte offsets become positions.
+
+The analyzer works in UTF-8 byte offsets (what tree-sitter gives).  People,
+editors and CI want something else: 1-based lines and 1-based columns counted
+in UTF-16 code units (text, JSON, SARIF), or 0-based UTF-16 positions (LSP).
+Every conversion goes through ``SourceFile`` so that a column is never off by
+one for ``café`` or an emoji.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+BOM = "\ufeff"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """1-based line, 1-based column in UTF-16 code units."""
+
+    line: int
+    column: int
+
+    def lsp(self) -> dict[str, int]:
+        return {"line": self.line - 1, "character": self.column - 1}
+
+    def __str__(self) -> str:
+        return f"{self.line}:{self.column}"
+
+
+@dataclass(slots=True)
+class SourceFile:
+    """A decoded file: ``data`` is the UTF-8 the parser sees.
+
+    Bytes that are not UTF-8 are replaced with U+FFFD before parsing, so
+    every offset the parser reports maps back to a character; ``decode_errors``
+    tells whether that happened.  A leading BOM is dropped: editors do not
+    count it as a column.
+    """
+
+    path: str
+    text: str
+    decode_errors: bool = False
+    data: bytes = field(init=False)
+    _line_starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.text.startswith(BOM):
+            self.text = self.text[1:]
+        self.data = self.text.encode("utf-8", "surrogatepass")
+        starts = [0]
+        find = self.data.find
+        i = find(b"\n")
+        while i >= 0:
+            starts.append(i + 1)
+            i = find(b"\n", i + 1)
+        self._line_starts = starts
+
+    @classmethod
+    def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":
+        try:
+            return cls(path, raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            return cls(path, raw.decode("utf-8", "replace"), decode_errors=True)
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_starts)
+
+    def line_of(self, offset: int) -> int:
+        """0-based line index of a byte offset."""
+        return bisect.bisect_right(self._line_starts, offset) - 1
+
+    def position(self, offset: int) -> Position:
+        line = self.line_of(offset)
+        start = self._line_starts[line]
+        prefix = self.data[start:offset]
+        return Position(line + 1, utf16_length(prefix) + 1)
+
+    def position_offset_of_line(self, line: int) -> int:
+        """Byte offset where a 1-based line starts."""
+        return self._line_starts[line - 1]
+
+    def line_text(self, line: int) -> str:
+        """Text of a 1-based line, without its line break."""
+        start = self._line_starts[line - 1]
+        end = self._line_starts[line] - 1 if line < len(self._line_starts) else len(self.data)
+        return self.data[start:end].decode("utf-8", "replace").rstrip("\r")
+
+    def snippet(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", "replace")
+
+
+def utf16_length(utf8: bytes) -> int:
+    """UTF-16 code units of a UTF-8 byte string: astral characters count twice."""
+    if utf8.isascii():
+        return len(utf8)
+    text = utf8.decode("utf-8", "replace")
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)

@@ -1,0 +1,51 @@
+"""Helpers that read like the rules they check."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from capture_analysis.analyze import FileAnalysis, analyze_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+SCHEMA_PATH = ROOT / "docs" / "schema" / "boxcheck-1.json"
+
+
+def analyze(code: str, path: str = "test.ts") -> FileAnalysis:
+    return analyze_text(path, textwrap.dedent(code))
+
+
+def storage_of(analysis: FileAnalysis, name: str, occurrence: int = 0) -> str:
+    """Storage of the ``occurrence``-th binding called ``name`` (in source order)."""
+    found = [d for d in analysis.decisions if d.binding.name == name]
+    assert found, f"no binding {name!r}"
+    return found[occurrence].storage.value
+
+
+def storages(code: str, path: str = "test.ts") -> dict[str, str]:
+    """name -> storage for every non-module binding (the last one wins on duplicates)."""
+    return {d.binding.name: d.storage.value for d in analyze(code, path).decisions
+            if d.storage.value != "module"}
+
+
+def allocations(analysis: FileAnalysis, function: str) -> tuple[int, int]:
+    found = [f for f in analysis.functions if f.closure.name == function]
+    assert found, f"no function {function!r}"
+    return found[0].per_call, found[0].per_iteration
+
+
+def reason_of(analysis: FileAnalysis, name: str) -> str:
+    return next(d.reason for d in analysis.decisions if d.binding.name == name)
+
+
+@pytest.fixture(scope="session")
+def schema_validator() -> jsonschema.protocols.Validator:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
