@@ -23,7 +23,12 @@ from .rules import RULES, Severity
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT,
            "none": None}
 CODE = re.compile(r"^BX\d{3}$", re.IGNORECASE)
-SUBCOMMANDS: dict[str, str] = {}
+#: ``boxcheck NAME ...`` runs ``main(argv)`` of the named module.
+SUBCOMMANDS: dict[str, str] = {
+    "verify": "capture_analysis.expect",
+    "graph": "capture_analysis.graph_cmd",
+    "lsp": "capture_analysis.lsp_server",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
