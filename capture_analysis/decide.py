@@ -279,7 +279,7 @@ class Decider:
             return "escapes"
         last = chain[-1]
         why = last.text.split(": ", 1)[-1]
-        through = f" through {last.subject}" if len(chain) > 1 and last.subject else ""
+        through = f" through {last.subject}" if len(chain) > 1 and last.subject != chain[0].subject else ""
         return f"escapes{through} ({why} at {self.at(last.offset)})"
 
 

@@ -1,0 +1,161 @@
+"""The command line: paths, globs, .gitignore, exit codes, errors that name the file."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from capture_analysis.cli import main
+
+MUTATED = "export function f() { let n = 0; return () => n++; }\n"
+CLEAN = "export function g() { const n = 1; return () => n; }\n"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def json_paths(stdout: str) -> list[str]:
+    return [f["path"] for f in json.loads(stdout)["files"]]
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    (tmp_path / "src" / "deep").mkdir(parents=True)
+    (tmp_path / "src" / "a.ts").write_text(MUTATED)
+    (tmp_path / "src" / "deep" / "b.tsx").write_text(CLEAN)
+    (tmp_path / "src" / "types.d.ts").write_text("declare const x: number;\n")
+    (tmp_path / "src" / "notes.md").write_text("not code\n")
+    (tmp_path / "node_modules" / "pkg").mkdir(parents=True)
+    (tmp_path / "node_modules" / "pkg" / "index.js").write_text(MUTATED)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "out.js").write_text(MUTATED)
+    (tmp_path / ".gitignore").write_text("build/\n")
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def test_directory_walk_skips_node_modules_gitignored_and_declaration_files(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out, _ = run("--format", "json", ".")
+    assert sorted(json_paths(out)) == ["./src/a.ts", "./src/deep/b.tsx"]
+    assert code == 1
+
+
+def test_globs_with_double_star_are_expanded_by_boxcheck(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out, _ = run("--format", "json", "src/**/*.tsx")
+    assert json_paths(out) == ["src/deep/b.tsx"]
+    assert code == 0
+
+
+def test_same_file_named_twice_is_analyzed_once(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    _, out, _ = run("--format", "json", "src/a.ts", "./src/a.ts", "src")
+    assert json_paths(out) == ["src/a.ts", "src/deep/b.tsx"]
+
+
+def test_exit_codes(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    assert run("src/deep/b.tsx")[0] == 0
+    assert run("src/a.ts")[0] == 1
+    assert run("--fail-on", "error", "src/a.ts")[0] == 0
+    assert run("--fail-on", "none", "src/a.ts")[0] == 0
+
+
+def test_missing_path_is_named_and_the_rest_is_still_analyzed(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out, err = run("--format", "json", "nope.ts", "src/a.ts", "no/**/*.ts")
+    assert code == 2
+    assert "nope.ts: no such file or directory" in err
+    assert "no/**/*.ts: no TypeScript or JavaScript file matches" in err
+    assert json_paths(out) == ["src/a.ts"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read files without read permission")
+def test_unreadable_file_is_an_error_naming_it(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    locked = tree / "src" / "locked.ts"
+    locked.write_text(CLEAN)
+    locked.chmod(0)
+    code, _, err = run("src")
+    assert code == 2 and "locked.ts: cannot read" in err
+
+
+def test_binary_file_is_skipped_with_a_message(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    (tree / "src" / "blob.js").write_bytes(b"\x00\x01\x02binary")
+    code, out, err = run("--format", "json", "src/blob.js", "src/deep/b.tsx")
+    assert "blob.js: skipped: binary file" in err
+    assert code == 0
+    assert json.loads(out)["files"][0]["errors"] == ["skipped: binary file (NUL bytes)"]
+
+
+def test_no_path_is_a_usage_error():
+    code, _, err = run()
+    assert code == 2 and "no PATH given" in err
+
+
+def test_unknown_option_is_a_usage_error():
+    with pytest.raises(SystemExit) as exit_info, redirect_stderr(io.StringIO()):
+        main(["--bogus"])
+    assert exit_info.value.code == 2
+
+
+def test_explain_code_prints_the_rule_doc():
+    code, out, _ = run("--explain", "BX101")
+    assert code == 0
+    assert "### What it does" in out and "### Why is this bad?" in out and "### Example" in out
+
+
+def test_explain_prints_evidence_chains(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    _, out, _ = run("--explain", "src/a.ts")
+    assert "  = 1:41: captured by the arrow at 1:41" in out
+    assert "  = 1:47: reassigned at 1:47 inside the arrow at 1:41" in out
+    assert "  = 1:41: the arrow: returned" in out
+
+
+def test_text_output_has_location_caret_and_totals(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    _, out, _ = run("src/a.ts")
+    lines = out.splitlines()
+    assert lines[0].startswith("src/a.ts:1:27: warning[BX101] `n` needs a heap box, per call:")
+    assert lines[1] == "  1 | export function f() { let n = 0; return () => n++; }"
+    assert lines[2] == "    |                           ^"
+    assert lines[-1] == "1 file, 2 functions: 1 allocation per call, 0 per iteration; 0 errors, 1 warning"
+
+
+def test_syntax_errors_are_located_and_other_functions_are_still_reported(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("broken.ts").write_text(
+        "export function ok() { let n = 0; return () => n++; }\n"
+        "export function broken() { const k = 1; return () => { k + ; ) }; }\n"
+        "export function fine() { const v = 1; return () => v; }\n"
+    )
+    code, out, _ = run("--format", "json", "broken.ts")
+    doc = json.loads(out)
+    file = doc["files"][0]
+    syntax = [d for d in file["diagnostics"] if d["code"] == "BX001"]
+    assert syntax and all(d["line"] == 2 for d in syntax)
+    storage = {b["name"]: b["storage"] for b in file["bindings"]}
+    assert storage["n"] == "box"
+    assert storage["v"] == "value"
+    assert storage["k"] in ("box", "context")
+    assert "syntax error" in next(b["reason"] for b in file["bindings"] if b["name"] == "k")
+    assert code == 1
+
+
+def test_console_script_runs_as_a_module():
+    done = subprocess.run([sys.executable, "-m", "capture_analysis", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("boxcheck ")
