@@ -11,6 +11,12 @@ from __future__ import annotations
 import enum
 import sys
 from dataclasses import dataclass
+from pathlib import Path
+
+#: The generated catalogue.  Editors link each diagnostic to its section here
+#: (LSP ``codeDescription.href``); the README installs boxcheck from its
+#: checkout, so the page is on disk beside the package.
+DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 
 
 class Severity(enum.IntEnum):
@@ -47,6 +53,11 @@ class Rule:
     @property
     def anchor(self) -> str:
         return f"{self.code.lower()}-{self.name}"
+
+    @property
+    def href(self) -> str:
+        """The rule's section of ``docs/rules.md``, as a URI."""
+        return f"{DOCS_PAGE.as_uri()}#{self.anchor}"
 
     def doc(self) -> str:
         return (f"## {self.code} {self.name}\n\n{self.summary}\n\nDefault severity: {self.severity.label}.\n\n"

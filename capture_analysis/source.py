@@ -10,6 +10,7 @@ one for ``café`` or an emoji.
 from __future__ import annotations
 
 import bisect
+import enum
 from dataclasses import dataclass, field
 
 BOM = "\ufeff"
@@ -27,6 +28,28 @@ class Position:
 
     def __str__(self) -> str:
         return f"{self.line}:{self.column}"
+
+
+class PositionEncoding(str, enum.Enum):
+    """How an LSP client counts ``character``: it announces one in ``general.positionEncodings``.
+
+    LSP 3.17 makes UTF-16 the default that every server must support; a
+    client may offer UTF-8 (byte offsets, what the analyzer already has) or
+    UTF-32 (code points).  ``let café = "😀"; x`` puts ``x`` at character 17
+    in UTF-16, 16 in UTF-32 and 20 in UTF-8.
+    """
+
+    UTF8 = "utf-8"
+    UTF16 = "utf-16"
+    UTF32 = "utf-32"
+
+    def units(self, utf8: bytes) -> int:
+        """Length of a UTF-8 byte string in this encoding's code units."""
+        if self is PositionEncoding.UTF8:
+            return len(utf8)
+        if self is PositionEncoding.UTF16:
+            return utf16_length(utf8)
+        return len(utf8.decode("utf-8", "replace"))
 
 
 @dataclass(slots=True)
@@ -77,6 +100,18 @@ class SourceFile:
         start = self._line_starts[line]
         prefix = self.data[start:offset]
         return Position(line + 1, utf16_length(prefix) + 1)
+
+    def lsp_position(self, offset: int,
+                     encoding: PositionEncoding = PositionEncoding.UTF16) -> dict[str, int]:
+        """An LSP ``Position``: 0-based line, 0-based ``character`` in ``encoding``'s code units."""
+        line = self.line_of(offset)
+        prefix = self.data[self._line_starts[line]:offset]
+        return {"line": line, "character": PositionEncoding(encoding).units(prefix)}
+
+    def lsp_range(self, start: int, end: int,
+                  encoding: PositionEncoding = PositionEncoding.UTF16) -> dict[str, dict[str, int]]:
+        """An LSP ``Range``; ``end`` is exclusive, as it already is in byte offsets."""
+        return {"start": self.lsp_position(start, encoding), "end": self.lsp_position(end, encoding)}
 
     def position_offset_of_line(self, line: int) -> int:
         """Byte offset where a 1-based line starts."""

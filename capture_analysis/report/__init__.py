@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from .base import Reporter, RunOptions, Totals
 from .json_report import JsonReporter
+from .lsp import LspReporter
 from .text import TextReporter
 
 FORMATS: dict[str, type[Reporter]] = {
     "text": TextReporter,
     "json": JsonReporter,
+    "lsp": LspReporter,
 }
 
 __all__ = ["FORMATS", "Reporter", "RunOptions", "Totals"]

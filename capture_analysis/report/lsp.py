@@ -1,0 +1,101 @@
+"""``--format lsp``: ``textDocument/publishDiagnostics`` params, one object per file.
+
+The same functions build what ``boxcheck lsp`` publishes, so the command
+line and the language server can never disagree about a range.  Ranges are
+LSP 3.17: 0-based lines, ``character`` in the negotiated position encoding
+(UTF-16 unless the client offered another), exclusive ends.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..allocations import FunctionReport
+from ..analyze import Diagnostic, FileAnalysis
+from ..source import PositionEncoding, SourceFile
+from .base import Reporter, RunOptions, Totals
+
+SOURCE = "boxcheck"
+
+
+def document_uri(path: str) -> str:
+    """The ``file://`` URI of a path as given: absolute, symbolic links left alone (editors keep them too)."""
+    return Path(os.path.abspath(path)).as_uri()
+
+
+def function_of(analysis: FileAnalysis, diagnostic: Diagnostic) -> FunctionReport | None:
+    decision = diagnostic.decision
+    if decision is None:
+        return None
+    closure = decision.binding.closure
+    return next((f for f in analysis.functions if f.closure is closure), None)
+
+
+def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any] | None:
+    """What a code action or a hover needs without re-running the analysis: the decision and its cost."""
+    decision = diagnostic.decision
+    if decision is None:
+        return None
+    site = decision.site
+    report = function_of(analysis, diagnostic)
+    return {
+        "binding": decision.binding.name,
+        "storage": decision.storage.value,
+        "site": site.id if site is not None else None,
+        "multiplicity": site.multiplicity if site is not None else None,
+        "function": report.closure.name if report is not None else None,
+        "allocations": {
+            "per_call": report.per_call if report is not None else 0,
+            "per_iteration": report.per_iteration if report is not None else 0,
+        },
+    }
+
+
+def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
+                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16) -> dict[str, Any]:
+    """One LSP ``Diagnostic``; ``uri`` is the document's, used for the related locations."""
+    source: SourceFile = analysis.source
+    encoding = PositionEncoding(position_encoding)
+    rule = diagnostic.rule
+    out: dict[str, Any] = {
+        "range": source.lsp_range(diagnostic.start, diagnostic.end, encoding),
+        "severity": diagnostic.level.lsp,
+        "code": rule.code,
+        "codeDescription": {"href": rule.href},
+        "source": SOURCE,
+        "message": diagnostic.message,
+    }
+    if diagnostic.related:
+        out["relatedInformation"] = [
+            {"location": {"uri": uri, "range": source.lsp_range(start, end, encoding)}, "message": message}
+            for start, end, message in diagnostic.related
+        ]
+    data = diagnostic_data(analysis, diagnostic)
+    if data is not None:
+        out["data"] = data
+    return out
+
+
+def publish_params(analysis: FileAnalysis, diagnostics: list[Diagnostic],
+                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16) -> dict[str, Any]:
+    """``PublishDiagnosticsParams`` for one file: ``{uri, diagnostics}``."""
+    uri = document_uri(analysis.path)
+    return {"uri": uri,
+            "diagnostics": [lsp_diagnostic(analysis, d, uri, position_encoding) for d in diagnostics]}
+
+
+class LspReporter(Reporter):
+    """Writes a JSON array of publish params; files that could not be read are left out (stderr has them)."""
+
+    def __init__(self, out: TextIO, options: RunOptions):
+        super().__init__(out, options)
+        self.params: list[dict[str, Any]] = []
+
+    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
+        self.params.append(publish_params(analysis, diagnostics))
+
+    def finish(self, totals: Totals) -> None:
+        self.out.write(json.dumps(self.params, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,95 @@
+"""``--format lsp``: golden outputs, the LSP 3.17 shape, and 0-based positions in each encoding."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from lsprotocol import converters, types
+
+from capture_analysis.analyze import analyze_text
+from capture_analysis.report.lsp import publish_params
+from capture_analysis.rules import RULES
+from capture_analysis.source import PositionEncoding
+
+from .conftest import ROOT
+from .snapshots import INPUTS, check_golden, golden_name, run_cli, stable
+
+CONVERTER = converters.get_converter()
+
+
+def lsp_output(monkeypatch: pytest.MonkeyPatch, path: str) -> list[dict]:
+    monkeypatch.chdir(ROOT)
+    _, out = run_cli("--format", "lsp", path)
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("path", INPUTS)
+def test_golden(path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    _, out = run_cli("--format", "lsp", path)
+    check_golden(golden_name(path, ".lsp.json"), stable(out))
+
+
+@pytest.mark.parametrize("path", INPUTS)
+def test_every_file_is_publish_diagnostics_params(path, monkeypatch):
+    """lsprotocol's types are the LSP 3.17 metamodel: a lossless round trip means no unknown or mistyped field."""
+    params = lsp_output(monkeypatch, path)
+    assert [p["uri"] for p in params] == [(ROOT / path).as_uri()]
+    for entry in params:
+        structured = CONVERTER.structure(entry, types.PublishDiagnosticsParams)
+        assert CONVERTER.unstructure(structured, types.PublishDiagnosticsParams) == entry
+        for diagnostic in entry["diagnostics"]:
+            rule = RULES[diagnostic["code"]]
+            assert diagnostic["severity"] == rule.severity.lsp
+            assert diagnostic["source"] == "boxcheck"
+            assert diagnostic["codeDescription"]["href"].endswith(f"docs/rules.md#{rule.anchor}")
+            start, end = diagnostic["range"]["start"], diagnostic["range"]["end"]
+            assert (start["line"], start["character"]) < (end["line"], end["character"])
+
+
+def test_href_names_a_heading_of_the_generated_docs():
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    for rule in RULES.values():
+        assert f"\n## {rule.code} {rule.name}\n" in text
+        assert rule.href.startswith("file://") and rule.href.endswith(f"#{rule.code.lower()}-{rule.name}")
+
+
+def test_related_information_and_data_of_a_heap_capture(monkeypatch):
+    params = lsp_output(monkeypatch, "examples/factories.ts")
+    total = next(d for d in params[0]["diagnostics"] if d["data"]["binding"] == "total")
+    assert total["range"] == {"start": {"line": 5, "character": 6}, "end": {"line": 5, "character": 11}}
+    assert total["data"] == {
+        "binding": "total", "storage": "context", "site": total["data"]["site"], "multiplicity": "per-call",
+        "function": "makeTally", "allocations": {"per_call": 1, "per_iteration": 0},
+    }
+    related = [(r["message"], r["location"]["range"]["start"]) for r in total["relatedInformation"]]
+    assert related == [
+        ("captured here", {"line": 8, "character": 4}),            # `add` at 9:5
+        ("captured here", {"line": 13, "character": 4}),           # `delta` at 14:5
+        ("written after capture", {"line": 10, "character": 6}),   # `total += n` at 11:7
+    ]
+
+
+SOURCE = 'function f() {\n  const s = "é😀中"; let café = 0;\n  return () => { café++; };\n}\n'
+
+
+@pytest.mark.parametrize(("encoding", "unit"), [
+    (PositionEncoding.UTF16, "utf-16-le"), (PositionEncoding.UTF8, "utf-8"), (PositionEncoding.UTF32, "utf-32-le"),
+])
+def test_characters_count_the_negotiated_encoding(encoding, unit):
+    analysis = analyze_text("t.ts", SOURCE)
+    params = publish_params(analysis, analysis.diagnostics, encoding.value)
+    (diagnostic,) = params["diagnostics"]
+    start, end = diagnostic["range"]["start"], diagnostic["range"]["end"]
+    assert start["line"] == end["line"] == 1
+    width = {"utf-16-le": 2, "utf-8": 1, "utf-32-le": 4}[unit]
+    line = SOURCE.splitlines()[1].encode(unit)
+    assert line[start["character"] * width:end["character"] * width].decode(unit) == "café"
+    expected = {"utf-16-le": 24, "utf-8": 29, "utf-32-le": 23}[unit]
+    assert start["character"] == expected
+
+
+def test_default_encoding_is_utf16():
+    analysis = analyze_text("t.ts", SOURCE)
+    assert publish_params(analysis, analysis.diagnostics) == publish_params(analysis, analysis.diagnostics, "utf-16")
