@@ -111,6 +111,8 @@ class Binder:
         self.references: list[Reference] = []
         self.eval_calls: list[tuple[Reference, Scope]] = []
         self.with_scopes: list[tuple[Scope, int]] = []
+        #: spans of ``export const/function/class ...`` declarations.
+        self.exported_spans: list[tuple[int, int]] = []
         self.stack: list[tuple] = []
         #: closure literal start -> the binding it initializes (for the back-patch exception).
         self.pending_init: dict[int, Binding] = {}
@@ -221,6 +223,7 @@ class Binder:
                 self.write_pattern(*item[1:])
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
+        self.mark_exported(scope)
         return FileModel(module, self.closures, self.bindings, self.references)
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
@@ -369,8 +372,12 @@ class Binder:
                     name = spec.child_by_field_name("name")
                     if spec.type == "export_specifier" and name is not None and name.type == "identifier":
                         self.reference(name, scope, read=True, write=False, use=exported)
+            elif child == value:
+                self.visit(child, scope, exported)
             else:
-                self.visit(child, scope, exported if child == value else SAFE_USE)
+                if child.type.endswith("declaration") or child.type in ("internal_module", "module"):
+                    self.exported_spans.append((child.start_byte, child.end_byte))
+                self.visit(child, scope, SAFE_USE)
 
     def visit_import(self, node: Node, scope: Scope, use: Use) -> None:
         if any(c.type == "type" for c in node.children):
@@ -915,6 +922,10 @@ class Binder:
             while walk is not None:
                 walk.has_direct_eval = True
                 walk = walk.parent
+
+    def mark_exported(self, module_scope: Scope) -> None:
+        for binding in module_scope.declarations.values():
+            binding.exported = any(start <= binding.start < end for start, end in self.exported_spans)
 
     def mark_syntax_errors(self) -> None:
         """A closure that contains a syntax error, and every closure around it, is decided conservatively."""

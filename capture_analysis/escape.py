@@ -52,6 +52,9 @@ class EscapeGraph:
         for ref in model.references:
             if ref.binding is not None:
                 self._reference_edges(ref, ref.binding)
+        for binding in model.bindings:
+            if binding.exported:
+                self._edge(binding, ESCAPE, binding.start, "exported")
         self._escaping = nx.ancestors(self.graph, ESCAPE)
 
     def _edge(self, source: object, target: object, offset: int, why: str) -> None:

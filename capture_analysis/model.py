@@ -157,6 +157,8 @@ class Binding:
     references: list[Reference] = field(default_factory=list)
     #: set for ``for (let ...)`` / ``for (const ... of)`` head bindings.
     per_iteration_of: Loop | None = None
+    #: declared by an ``export`` declaration: its value leaves the module.
+    exported: bool = False
 
     @property
     def closure(self) -> Closure:

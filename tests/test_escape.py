@@ -1,0 +1,285 @@
+"""Escape analysis (DESIGN 2.2): the value-flow graph directly, and its effect on `stack`."""
+
+from __future__ import annotations
+
+import pytest
+
+from capture_analysis.escape import ESCAPE, EscapeGraph
+
+from .conftest import allocations, analyze, storages
+
+
+def closure_named(analysis, name):
+    return next(c for c in analysis.model.closures if c.name == name)
+
+
+# -- the graph itself ------------------------------------------------------------------
+
+
+def test_graph_edges_carry_where_and_why():
+    analysis = analyze("""
+        function f() {
+          const inc = () => 1;
+          const alias = inc;
+          return alias;
+        }
+    """)
+    graph: EscapeGraph = analysis.graph
+    inc = closure_named(analysis, "inc")
+    bindings = {b.name: b for b in analysis.model.bindings}
+    assert graph.graph.has_edge(inc, bindings["inc"])
+    assert graph.graph.has_edge(bindings["inc"], bindings["alias"])
+    assert graph.graph.edges[bindings["alias"], ESCAPE]["why"] == "returned"
+    chain = graph.escape_chain(inc)
+    assert [step.text for step in chain] == ["`inc`: stored in `inc`", "`inc`: stored in `alias`",
+                                             "`alias`: returned"]
+    positions = [str(analysis.source.position(step.offset)) for step in chain]
+    assert positions == ["3:15", "4:17", "5:10"]
+
+
+def test_called_values_have_no_edges():
+    analysis = analyze("""
+        function f() {
+          const g = () => 1;
+          g(); g?.(); (g as any)(); g.call(null); new (g as any)();
+          return 0;
+        }
+    """)
+    g = closure_named(analysis, "g")
+    assert not analysis.graph.escapes(g)
+    assert analysis.graph.escape_chain(g) == []
+
+
+@pytest.mark.parametrize(
+    ("use", "why"),
+    [
+        ("return g;", "returned"),
+        ("throw g;", "thrown"),
+        ("sink(g);", "passed as an argument"),
+        ("new Sink(g);", "passed as an argument"),
+        ("const o = { g };", "stored in an object literal"),
+        ("const o = { k: g };", "stored in an object literal"),
+        ("const a = [g];", "stored in an array literal"),
+        ("holder.g = g;", "stored into a property"),
+        ("holder[0] = g;", "stored into a property"),
+        ("outer = g;", "assigned to `outer` of an enclosing function"),
+        ("glob = g;", "assigned to the global `glob`"),
+        ("g.bind(null);", "receiver of `.bind()`"),
+        ("const o = { ...g };", "spread"),
+    ],
+)
+def test_each_escape_rule(use, why):
+    analysis = analyze(f"""
+        function top() {{
+          let outer: any;
+          function f(sink: any, Sink: any, holder: any) {{
+            const g = () => 1;
+            {use}
+          }}
+          return [f, outer];
+        }}
+    """)
+    g = closure_named(analysis, "g")
+    assert analysis.graph.escapes(g), use
+    assert why in analysis.graph.escape_chain(g)[-1].text, use
+
+
+def test_yield_and_export_escape():
+    analysis = analyze("""
+        export const exported = () => 1;
+        function* gen() { const g = () => 1; yield g; }
+    """)
+    assert analysis.graph.escapes(closure_named(analysis, "exported"))
+    assert "yielded" in analysis.graph.escape_chain(closure_named(analysis, "g"))[-1].text
+
+
+def test_conditional_logical_and_sequence_pass_values_through():
+    analysis = analyze("""
+        function f(c: boolean) {
+          const a = () => 1;
+          const b = () => 2;
+          const d = () => 3;
+          const e = () => 4;
+          if (c ? a : b) {}
+          const pick = c ? a : b;
+          const either = d || e;
+          return [pick, (0, either)];
+        }
+    """)
+    for name in "abde":
+        assert analysis.graph.escapes(closure_named(analysis, name)), name
+
+
+def test_captured_by_an_escaping_closure_escapes():
+    analysis = analyze("""
+        function f() {
+          const helper = () => 1;
+          const api = () => helper();
+          return api;
+        }
+    """)
+    chain = analysis.graph.escape_chain(closure_named(analysis, "helper"))
+    assert [s.text for s in chain] == ["`helper`: stored in `helper`", "`helper`: captured by `api`",
+                                       "`api`: stored in `api`", "`api`: returned"]
+
+
+# -- the decisions it drives -------------------------------------------------------------
+
+
+def test_iife_that_increments_a_captured_let_is_stack():
+    result = analyze("""
+        function f() {
+          let n = 0;
+          (() => { n++; })();
+          return n;
+        }
+    """)
+    assert storages("function f() { let n = 0; (() => { n++; })(); return n; }")["n"] == "stack"
+    assert allocations(result, "f") == (0, 0)
+
+
+def test_local_arrow_only_called_is_stack():
+    result = analyze("""
+        function f(xs: number[]) {
+          let total = 0;
+          const add = (x: number) => { total += x; };
+          for (const x of xs) add(x);
+          return total;
+        }
+    """)
+    assert next(d for d in result.decisions if d.binding.name == "total").storage.value == "stack"
+    assert allocations(result, "f") == (0, 0)
+
+
+def test_local_arrow_aliased_then_returned_is_box():
+    result = analyze("""
+        function f() {
+          let total = 0;
+          const add = (x: number) => { total += x; };
+          const alias = add;
+          return alias;
+        }
+    """)
+    decision = next(d for d in result.decisions if d.binding.name == "total")
+    assert decision.storage.value == "box"
+    assert "returned at 6:10" in decision.reason
+
+
+def test_value_wins_over_stack_for_a_const_arrow_captured_by_a_sibling_only_called():
+    result = analyze("""
+        function f(i: number) {
+          const g = (x: number) => x + i;
+          const h = () => g(1);
+          return h();
+        }
+    """)
+    assert {d.binding.name: d.storage.value for d in result.decisions if d.binding.name != "x"} == {
+        "f": "module", "i": "value", "g": "value", "h": "local"}
+    assert allocations(result, "f") == (0, 0)
+
+
+def test_closure_passed_to_foreach_escapes():
+    assert storages("""
+        function f(xs: number[]) {
+          let total = 0;
+          xs.forEach((x) => { total += x; });
+          return total;
+        }
+    """)["total"] == "box"
+
+
+def test_sibling_that_escapes_versus_one_that_does_not():
+    escaping = storages("""
+        function f() {
+          let n = 0;
+          const bump = () => n++;
+          const api = () => bump();
+          return api;
+        }
+    """)
+    staying = storages("""
+        function f() {
+          let n = 0;
+          const bump = () => n++;
+          const run = () => bump();
+          run();
+          return n;
+        }
+    """)
+    assert escaping["n"] == "box"
+    assert staying["n"] == "stack"
+
+
+def test_conditional_aliasing_escapes():
+    assert storages("""
+        function f(c: boolean) {
+          let n = 0;
+          const bump = () => n++;
+          const other = () => 0;
+          const chosen = c ? bump : other;
+          return chosen;
+        }
+    """)["n"] == "box"
+
+
+def test_closure_stored_in_returned_object_escapes():
+    assert storages("""
+        function f() {
+          let n = 0;
+          const bump = () => n++;
+          const api = { bump };
+          return api;
+        }
+    """)["n"] == "box"
+
+
+def test_non_escaping_closures_in_a_loop_keep_per_iteration_bindings_in_the_frame():
+    result = analyze("""
+        function f(xs: number[]) {
+          let sum = 0;
+          for (const x of xs) {
+            let local = x;
+            const twice = () => { local *= 2; };
+            twice();
+            sum += local;
+          }
+          return sum;
+        }
+    """)
+    assert next(d for d in result.decisions if d.binding.name == "local").storage.value == "stack"
+    assert allocations(result, "f") == (0, 0)
+
+
+def test_closure_kept_past_its_iteration_needs_heap_storage_per_iteration():
+    result = analyze("""
+        function f(xs: number[]) {
+          let keep: () => void = () => {};
+          for (const x of xs) {
+            let local = x;
+            const twice = () => { local *= 2; };
+            keep = twice;
+          }
+          keep();
+          return keep;
+        }
+    """)
+    decision = next(d for d in result.decisions if d.binding.name == "local")
+    assert decision.storage.value == "box"
+    assert allocations(result, "f") == (0, 1)
+
+
+def test_closure_kept_in_an_outer_local_across_iterations_is_not_stack():
+    result = analyze("""
+        function f(xs: number[]) {
+          let first: (() => number) | undefined;
+          for (const x of xs) {
+            let local = x;
+            const read = () => local++;
+            if (!first) first = read;
+          }
+          return first ? first() : 0;
+        }
+    """)
+    decision = next(d for d in result.decisions if d.binding.name == "local")
+    assert decision.storage.value == "box"
+    assert "outlives the loop iteration" in decision.reason
