@@ -9,14 +9,18 @@ so that nothing needs every tree in memory at once.  ``FORMATS`` maps the
 from __future__ import annotations
 
 from .base import Reporter, RunOptions, Totals
+from .github import GithubReporter
 from .json_report import JsonReporter
 from .lsp import LspReporter
+from .sarif import SarifReporter
 from .text import TextReporter
 
 FORMATS: dict[str, type[Reporter]] = {
     "text": TextReporter,
     "json": JsonReporter,
     "lsp": LspReporter,
+    "sarif": SarifReporter,
+    "github": GithubReporter,
 }
 
 __all__ = ["FORMATS", "Reporter", "RunOptions", "Totals"]

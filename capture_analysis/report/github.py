@@ -1,0 +1,61 @@
+"""``--format github``: workflow commands that GitHub Actions turns into annotations.
+
+    ::warning file=src/a.ts,line=6,col=7,endLine=6,endColumn=12,title=BX101 heap-capture::`total` needs ...
+
+Values are escaped as ``@actions/core`` escapes them: ``%``, CR and LF in
+the message; those and ``:`` and ``,`` in properties.  Columns are 1-based
+UTF-16, as in every other format.  Annotations may carry columns only on a
+single line, so a multi-line range keeps its lines and drops its columns.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import PurePath
+
+from ..analyze import Diagnostic, FileAnalysis
+from ..rules import Severity
+from .base import Reporter, Totals
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(name: str, properties: dict[str, str | int], message: str) -> str:
+    props = ",".join(f"{key}={escape_property(str(value))}" for key, value in properties.items())
+    return f"::{name} {props}::{escape_data(message)}"
+
+
+def display_path(path: str) -> str:
+    return PurePath(os.path.normpath(path)).as_posix()
+
+
+def annotation(analysis: FileAnalysis, diagnostic: Diagnostic) -> str:
+    source = analysis.source
+    start, end = source.position(diagnostic.start), source.position(diagnostic.end)
+    properties: dict[str, str | int] = {"file": display_path(source.path), "line": start.line}
+    if start.line == end.line:
+        properties.update(col=start.column, endLine=end.line, endColumn=end.column)
+    else:
+        properties["endLine"] = end.line
+    properties["title"] = f"{diagnostic.rule.code} {diagnostic.rule.name}"
+    return command(COMMANDS[diagnostic.level], properties, diagnostic.message)
+
+
+class GithubReporter(Reporter):
+    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
+        for diagnostic in diagnostics:
+            self.out.write(annotation(analysis, diagnostic) + "\n")
+
+    def failure(self, path: str, message: str) -> None:
+        self.out.write(command("error", {"file": display_path(path), "title": "boxcheck"}, message) + "\n")
+
+    def finish(self, totals: Totals) -> None:
+        """Annotations only: the log needs no totals line."""

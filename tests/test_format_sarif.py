@@ -1,0 +1,105 @@
+"""``--format sarif``: golden outputs, the official SARIF 2.1.0 schema, and regions that match the JSON format."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import jsonschema
+import pytest
+
+from capture_analysis.rules import RULES
+
+from .conftest import ROOT, SHARED
+from .snapshots import INPUTS, check_golden, golden_name, run_cli, stable
+
+SARIF_SCHEMA = SHARED / "schemas" / "sarif-schema-2.1.0.json"
+#: RFC 3986 URI-reference characters; jsonschema checks ``format: uri`` only with optional packages installed.
+URI_REFERENCE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*$")
+
+
+@pytest.fixture(scope="module")
+def sarif_validator() -> jsonschema.Draft4Validator:
+    if not SARIF_SCHEMA.exists():
+        pytest.skip(f"the official SARIF schema is not at {SARIF_SCHEMA} (it lives beside the project, in ../shared)")
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker())
+
+
+def validate(validator: jsonschema.Draft4Validator, log: dict) -> None:
+    errors = sorted(validator.iter_errors(log), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:5])
+    for uri in re.findall(r'"uri": "([^"]*)"', json.dumps(log, ensure_ascii=False)):
+        assert URI_REFERENCE.match(uri), uri
+
+
+def sarif(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
+    monkeypatch.chdir(ROOT)
+    _, out = run_cli("--format", "sarif", *args)
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("path", INPUTS)
+def test_golden(path, monkeypatch):
+    """The rule descriptors are left out: they are the catalogue, checked below, and grow with it."""
+    log = sarif(monkeypatch, path)
+    log["runs"][0]["tool"]["driver"]["rules"] = "(the catalogue)"
+    check_golden(golden_name(path, ".sarif.json"), stable(json.dumps(log, indent=2, ensure_ascii=False) + "\n"))
+
+
+@pytest.mark.parametrize("path", INPUTS)
+def test_output_validates_against_the_official_schema(path, monkeypatch, sarif_validator):
+    validate(sarif_validator, sarif(monkeypatch, path))
+
+
+def test_whole_run_with_an_unreadable_file_validates(monkeypatch, sarif_validator, tmp_path):
+    binary = tmp_path / "blob.ts"
+    binary.write_bytes(b"\x00\x01let x = 1;")
+    log = sarif(monkeypatch, "examples/", "tests/unicode/", str(binary))
+    validate(sarif_validator, log)
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (note,) = invocation["toolExecutionNotifications"]
+    assert note["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": binary.as_uri()}
+    assert "binary" in note["message"]["text"]
+
+
+def test_driver_rules_are_the_catalogue_and_results_index_them(monkeypatch):
+    run = sarif(monkeypatch, "examples/")["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == list(RULES)
+    for descriptor in rules:
+        rule = RULES[descriptor["id"]]
+        assert descriptor["name"] == rule.name
+        assert descriptor["defaultConfiguration"]["level"] == rule.severity.sarif
+        assert descriptor["help"]["markdown"] == rule.doc()
+    assert run["columnKind"] == "utf16CodeUnits"
+    assert run["results"]
+    for result in run["results"]:
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+
+
+@pytest.mark.parametrize("path", INPUTS)
+def test_regions_are_the_json_positions(path, monkeypatch):
+    """1-based lines and UTF-16 columns, exclusive end columns: the same numbers as ``--format json``."""
+    results = sarif(monkeypatch, path)["runs"][0]["results"]
+    _, out = run_cli("--format", "json", path)
+    diagnostics = json.loads(out)["files"][0]["diagnostics"]
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in results]
+    assert [(g["startLine"], g["startColumn"], g["endLine"], g["endColumn"]) for g in regions] == \
+        [(d["line"], d["column"], d["end_line"], d["end_column"]) for d in diagnostics]
+    for result in results:
+        location = result["locations"][0]["physicalLocation"]["artifactLocation"]
+        assert location == {"uri": path, "uriBaseId": "%SRCROOT%"}
+
+
+def test_allocation_data_is_under_result_properties(monkeypatch):
+    results = sarif(monkeypatch, "examples/loops.ts")["runs"][0]["results"]
+    hits = next(r for r in results if r["properties"]["binding"] == "hits")
+    assert hits["ruleId"] == "BX102"
+    assert hits["properties"]["storage"] == "box"
+    assert hits["properties"]["multiplicity"] == "per-iteration"
+    assert hits["properties"]["allocations"] == {"per_call": 0, "per_iteration": 1}
+    messages = [r["message"]["text"] for r in hits["relatedLocations"]]
+    assert messages == ["captured here", "written after capture"]
