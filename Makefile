@@ -17,3 +17,7 @@ test: install
 # Regenerate the committed JSON output of the examples after an intended change.
 examples:
 	for f in examples/*.ts; do $(BOXCHECK) --format json "$$f" > "$${f%.ts}.json"; test $$? -le 1 || exit 1; done
+
+# Regenerate docs/rules.md from the rule catalogue (a test fails when it is stale).
+rules:
+	$(PYTHON) -m capture_analysis.rules_doc --write
