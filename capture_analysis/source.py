@@ -126,6 +126,41 @@ class SourceFile:
     def snippet(self, start: int, end: int) -> str:
         return self.data[start:end].decode("utf-8", "replace")
 
+    def offset_at(self, line: int, character: int,
+                  encoding: PositionEncoding = PositionEncoding.UTF16) -> int:
+        """Byte offset of an LSP ``Position``, the inverse of ``lsp_position``.
+
+        Clamped as LSP 3.17 asks: a ``character`` past the end of its line means the end of the line (before
+        ``\\r\\n``), a line past the end means the end of the text.  A ``character`` that falls inside a
+        character (half a surrogate pair) means that character's start, so an edit never splits one.
+        """
+        if line < 0:
+            return 0
+        if line >= len(self._line_starts):
+            return len(self.data)
+        start = self._line_starts[line]
+        end = self._line_starts[line + 1] - 1 if line + 1 < len(self._line_starts) else len(self.data)
+        text = self.data[start:end].removesuffix(b"\r")
+        encoding = PositionEncoding(encoding)
+        if text.isascii() or encoding is PositionEncoding.UTF8:
+            offset = min(max(character, 0), len(text))
+            while 0 < offset < len(text) and text[offset] & 0xC0 == 0x80:
+                offset -= 1
+            return start + offset
+        units = offset = 0
+        for char in text.decode("utf-8", "surrogatepass"):
+            width = 2 if encoding is PositionEncoding.UTF16 and ord(char) > 0xFFFF else 1
+            if units + width > character:
+                break
+            units += width
+            offset += len(char.encode("utf-8", "surrogatepass"))
+        return start + offset
+
+    def point(self, offset: int) -> tuple[int, int]:
+        """A tree-sitter point: 0-based row and byte column (what ``Tree.edit`` wants)."""
+        line = self.line_of(offset)
+        return line, offset - self._line_starts[line]
+
 
 def utf16_length(utf8: bytes) -> int:
     """UTF-16 code units of a UTF-8 byte string: astral characters count twice."""
