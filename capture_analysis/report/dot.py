@@ -1,0 +1,476 @@
+"""The closure structure of one file as a Graphviz diagram (``boxcheck graph``).
+
+A list of decisions tells *what* was decided; a picture shows *why* at a
+glance: which closure reaches into which scope, what it writes, which
+bindings end up sharing one heap object, and which closures leave the call.
+
+The picture
+-----------
+* one cluster per function, nested as in the source; the function's own
+  closure value is the oval node inside it;
+* per-iteration loop instances are clusters of their own, drawn as a
+  stacked card labelled ``× per iteration``;
+* a node per binding, ``name: kind @line``, shaped and filled by storage
+  (``local`` only with ``show_all``, dimmed);
+* a cylinder per allocation site (box or context), in a dashed cluster with
+  the bindings it holds;
+* an edge closure -> binding per capture: thin for reads, bold red for
+  writes; escaping closures are red, and the escape itself is an edge to the
+  "outlives the call" node labelled with how (``returned @12``);
+* bindings of enclosing functions that the drawn closures capture are shown
+  in dashed clusters of their own, so ``--function inner`` still shows what
+  ``inner`` captures;
+* a legend, and a title with the allocations under each policy.
+
+Safety
+------
+Identifiers, property names and file names come from the input, and
+TypeScript allows almost anything in them: every such text goes through
+``text``, which shows control and format characters as ``\\u{...}`` (a
+newline or a bidi override cannot reshape the label, and the SVG stays
+well-formed XML), doubles backslashes (Graphviz escapes such as ``\\N`` or
+``\\l`` lose their meaning) and marks the string as not HTML (``<b>`` stays
+text); the ``graphviz`` package then quotes it.  Node and cluster ids are
+synthetic (``c3``, ``b12``), never derived from names.
+
+Determinism
+-----------
+Ids come from positions in the model (closure index, binding index, loop
+and site order), every collection is walked in model order, and the
+``graphviz`` package writes attributes sorted: the same input gives
+byte-identical DOT.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import graphviz
+import networkx as nx
+
+from ..allocations import FunctionReport, Site
+from ..analyze import FileAnalysis
+from ..decide import Decision
+from ..escape import ESCAPE
+from ..model import Binding, Closure, ClosureKind, Loop, Storage
+
+FONT = "Helvetica"
+READ_COLOR = "#555555"
+WRITE_COLOR = "#c0392b"
+ESCAPE_COLOR = "#c0392b"
+
+#: node attributes per storage class: shape and fill tell the storage apart without the legend's colors too.
+STORAGE_STYLE: dict[Storage, dict[str, str]] = {
+    Storage.VALUE: {"shape": "box", "style": "rounded,filled", "fillcolor": "#d5f0d5", "color": "#3c8d3c"},
+    Storage.STACK: {"shape": "box", "style": "filled", "fillcolor": "#d6e6f7", "color": "#3a6ea5"},
+    Storage.BOX: {"shape": "box3d", "style": "filled", "fillcolor": "#ffd9a8", "color": "#b86e00"},
+    Storage.CONTEXT: {"shape": "tab", "style": "filled", "fillcolor": "#f6c6c6", "color": "#a33a3a"},
+    Storage.MODULE: {"shape": "note", "style": "filled", "fillcolor": "#eeeeee", "color": "#777777"},
+    Storage.LOCAL: {"shape": "box", "style": "rounded,dashed", "color": "#aaaaaa", "fontcolor": "#999999"},
+}
+
+STORAGE_MEANING: dict[Storage, str] = {
+    Storage.VALUE: "value: copied into each closure",
+    Storage.STACK: "stack: shared, kept in the frame",
+    Storage.BOX: "box: one heap cell",
+    Storage.CONTEXT: "context: a slot of a shared heap context",
+    Storage.MODULE: "module: the module's environment",
+    Storage.LOCAL: "local: not captured (shown with --all)",
+}
+
+#: what an anonymous closure is called in a label.
+ANONYMOUS: dict[ClosureKind, str] = {
+    ClosureKind.FUNCTION_EXPRESSION: "function",
+    ClosureKind.FIELD_INITIALIZER: "field initializer",
+    ClosureKind.STATIC_BLOCK: "static block",
+}
+
+LOOP_KEYWORD = re.compile(rb"[a-z]+")
+
+
+def is_invisible(ch: str) -> bool:
+    """Control, format (bidi overrides, zero-width), surrogate, private, unassigned, line/paragraph separators."""
+    category = unicodedata.category(ch)
+    return category[0] == "C" or category in ("Zl", "Zp")
+
+
+def visible(raw: str) -> str:
+    """``raw`` with every invisible character spelled ``\\u{XXXX}``."""
+    return "".join(f"\\u{{{ord(ch):04X}}}" if is_invisible(ch) else ch for ch in raw)
+
+
+def text(*lines: str) -> str:
+    """A label or tooltip showing ``lines`` literally, one per line, whatever characters they contain."""
+    return graphviz.nohtml("\\n".join(graphviz.escape(visible(line)) for line in lines))
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+@dataclass(slots=True)
+class Node:
+    id: str
+    attrs: dict[str, str]
+
+
+@dataclass(slots=True)
+class Cluster:
+    id: str
+    attrs: dict[str, str]
+    nodes: list[Node] = field(default_factory=list)
+    children: list[Cluster] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Edge:
+    tail: str
+    head: str
+    attrs: dict[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """How a closure outlives its activation: directly (``via`` is None) or captured by ``via``."""
+
+    via: Closure | None
+    offset: int
+    why: str
+
+
+def escape_of(analysis: FileAnalysis, closure: Closure) -> Escape | None:
+    graph = analysis.graph
+    if not graph.escapes(closure):
+        return None
+    path = nx.shortest_path(graph.graph, closure, ESCAPE)
+    via = next((node for node in path[1:-1] if isinstance(node, Closure)), None)
+    last = graph.graph.edges[path[-2], ESCAPE]
+    return Escape(via, last["offset"], last["why"])
+
+
+def subtree(roots: Sequence[Closure]) -> list[Closure]:
+    """``roots`` and every closure nested in them, in model order."""
+    found: dict[int, Closure] = {}
+    stack = list(roots)
+    while stack:
+        closure = stack.pop()
+        found[closure.index] = closure
+        stack.extend(closure.children)
+    return [found[i] for i in sorted(found)]
+
+
+def innermost(loops: Sequence[Loop]) -> Loop | None:
+    return max(loops, key=lambda loop: (loop.start, -loop.end), default=None)
+
+
+class Panel:
+    """One policy's picture: clusters (nested) and edges, with ids prefixed by ``prefix``."""
+
+    def __init__(self, analysis: FileAnalysis, roots: Sequence[Closure], show_all: bool, prefix: str):
+        self.analysis = analysis
+        self.source = analysis.source
+        self.prefix = prefix
+        self.show_all = show_all
+        model = analysis.model
+        self.decision_of: dict[Binding, Decision] = {d.binding: d for d in analysis.decisions}
+        self.report_of: dict[Closure, FunctionReport] = {r.closure: r for r in analysis.functions}
+        self.binding_ids = {b: f"{prefix}b{i}" for i, b in enumerate(model.bindings)}
+        self.expanded = subtree(roots)
+        self.drawn = set(self.expanded)
+        self.clusters: dict[str, Cluster] = {}
+        self.top: list[Cluster] = []
+        self.edges: list[Edge] = []
+        self.shown: list[Binding] = []
+        outer: dict[int, Closure] = {}
+        for root in roots:
+            parent = root.parent
+            while parent is not None and parent not in self.drawn:
+                outer[parent.index] = parent
+                parent = parent.parent
+        self.outer = [outer[i] for i in sorted(outer)]
+
+    # ids and labels
+
+    def line(self, offset: int) -> int:
+        return self.source.position(offset).line
+
+    def closure_id(self, closure: Closure) -> str:
+        return f"{self.prefix}c{closure.index}"
+
+    def cluster_id(self, closure: Closure) -> str:
+        return f"cluster_{self.prefix}c{closure.index}"
+
+    def closure_name(self, closure: Closure) -> str:
+        word = closure.name or ANONYMOUS.get(closure.kind, closure.kind.value)
+        return f"{word} @{self.line(closure.start)}"
+
+    def loop_cluster_id(self, closure: Closure, loop: Loop) -> str:
+        return f"cluster_{self.prefix}c{closure.index}_l{closure.loops.index(loop)}"
+
+    # building
+
+    def build(self) -> Panel:
+        for closure in self.outer:
+            self.outer_cluster(closure)
+        for closure in self.expanded:
+            self.function_cluster(closure)
+        for closure in self.expanded:
+            self.captures_of(closure)
+        return self
+
+    def place(self, cluster: Cluster, parent: Cluster | None) -> None:
+        self.clusters[cluster.id] = cluster
+        (parent.children if parent is not None else self.top).append(cluster)
+
+    def parent_cluster(self, closure: Closure) -> Cluster | None:
+        """Where the cluster of ``closure`` goes: its parent's cluster, inside the loop that creates it."""
+        parent = closure.parent
+        if parent is not None and parent in self.drawn:
+            loop = innermost(parent.loops_at(closure.creation_offset))
+            if loop is not None:
+                return self.loop_cluster(parent, loop)
+        while parent is not None:
+            cluster = self.clusters.get(self.cluster_id(parent))
+            if cluster is not None:
+                return cluster
+            parent = parent.parent
+        return None
+
+    def outer_cluster(self, closure: Closure) -> None:
+        """An enclosing function that is not drawn: only the bindings that drawn closures capture."""
+        wanted = [b for b in self.analysis.model.bindings if b.closure is closure
+                  and any(r.closure in self.drawn for r in b.references)]
+        if closure.is_module and not wanted:
+            return
+        label = "module" if closure.is_module else f"inside {self.closure_name(closure)}"
+        cluster = Cluster(self.cluster_id(closure),
+                          {"label": text(label), "style": "dashed,rounded", "color": "#999999",
+                           "fontcolor": "#777777"})
+        self.place(cluster, self.parent_cluster(closure))
+        for binding in wanted:
+            cluster.nodes.append(self.binding_node(binding))
+
+    def function_cluster(self, closure: Closure) -> None:
+        report = self.report_of.get(closure)
+        label = ANONYMOUS.get(closure.kind, closure.kind.value)
+        if report is not None and (report.sites or closure.parent not in self.drawn):
+            label += (f" · {plural(report.per_call, 'allocation')} per call,"
+                      f" {report.per_iteration} per iteration")
+        cluster = Cluster(self.cluster_id(closure),
+                          {"label": text(label), "style": "rounded", "color": "#444444"})
+        self.place(cluster, self.parent_cluster(closure))
+        cluster.nodes.append(self.closure_node(closure))
+        sites = report.sites if report is not None else []
+        for binding in self.analysis.model.bindings:
+            if binding.closure is not closure:
+                continue
+            decision = self.decision_of[binding]
+            if decision.site is not None or (decision.storage is Storage.LOCAL and not self.show_all):
+                continue
+            self.container(closure, binding.scope.instance_loop).nodes.append(self.binding_node(binding))
+        for number, site in enumerate(sites):
+            self.site_cluster(closure, site, number)
+
+    def container(self, closure: Closure, loop: Loop | None) -> Cluster:
+        if loop is None:
+            return self.clusters[self.cluster_id(closure)]
+        return self.loop_cluster(closure, loop)
+
+    def loop_cluster(self, closure: Closure, loop: Loop) -> Cluster:
+        """The card of one iteration of ``loop``: created on first use, inside the loop around it."""
+        card_id = self.loop_cluster_id(closure, loop) + "_card"
+        existing = self.clusters.get(card_id)
+        if existing is not None:
+            return existing
+        around = innermost([other for other in closure.loops if other is not loop
+                            and other.start <= loop.start and loop.end <= other.end])
+        parent = self.container(closure, around)
+        match = LOOP_KEYWORD.match(self.source.data, loop.start)
+        keyword = match.group().decode() if match else "loop"
+        stack = Cluster(self.loop_cluster_id(closure, loop),
+                        {"label": text(f"{keyword} @{self.line(loop.start)} × per iteration"),
+                         "style": "rounded,filled", "fillcolor": "#e4e4e4", "color": "#888888"})
+        card = Cluster(card_id, {"label": "", "style": "rounded,filled", "fillcolor": "#ffffff",
+                                 "color": "#888888"})
+        self.place(stack, parent)
+        self.place(card, stack)
+        return card
+
+    def site_cluster(self, closure: Closure, site: Site, number: int) -> None:
+        site_id = f"{self.prefix}s{closure.index}_{number}"
+        style = STORAGE_STYLE[site.kind]
+        cluster = Cluster(f"cluster_{site_id}", {"label": "", "style": "dashed,rounded", "color": style["color"]})
+        self.place(cluster, self.container(closure, site.loop))
+        cluster.nodes.append(Node(site_id, {
+            "label": text(f"{site.kind.value} · {'per iteration' if site.per_iteration else 'per call'}", plural(len(site.decisions), "binding")),
+            "shape": "cylinder", "style": "filled", "fillcolor": style["fillcolor"], "color": style["color"],
+            "tooltip": text(f"allocation site {site.id}"),
+        }))
+        for decision in site.decisions:
+            binding = decision.binding
+            cluster.nodes.append(self.binding_node(binding))
+            self.edges.append(Edge(site_id, self.binding_ids[binding],
+                                   {"style": "dashed", "arrowhead": "none", "color": style["color"]}))
+
+    def binding_node(self, binding: Binding) -> Node:
+        decision = self.decision_of[binding]
+        self.shown.append(binding)
+        attrs = dict(STORAGE_STYLE[decision.storage])
+        attrs["label"] = text(f"{binding.name}: {binding.kind.value} @{self.line(binding.start)}")
+        attrs["tooltip"] = text(f"{decision.storage.value}: {decision.reason}")
+        return Node(self.binding_ids[binding], attrs)
+
+    def closure_node(self, closure: Closure) -> Node:
+        lines = [self.closure_name(closure)]
+        attrs = {"shape": "oval", "style": "filled", "fillcolor": "#ffffff", "color": "#444444"}
+        activation = self.activation_cluster(closure)
+        escape = escape_of(self.analysis, closure) if activation is not None else None
+        if activation is not None and escape is not None:
+            attrs.update(color=ESCAPE_COLOR, penwidth="2", peripheries="2")
+            if escape.via is not None:
+                lines.append(f"escapes via {self.closure_name(escape.via)}")
+            else:
+                self.edges.append(Edge(self.closure_id(closure), self.escape_sink(activation), {
+                    "label": text(f"{escape.why} @{self.line(escape.offset)}"), "color": ESCAPE_COLOR,
+                    "fontcolor": ESCAPE_COLOR, "style": "dashed"}))
+        attrs["label"] = text(*lines)
+        return Node(self.closure_id(closure), attrs)
+
+    def activation_cluster(self, closure: Closure) -> Cluster | None:
+        """The drawn cluster of the function whose call ``closure`` may outlive (none for the module)."""
+        parent = closure.parent
+        if parent is None or parent.is_module:
+            return None
+        return self.clusters.get(self.cluster_id(parent))
+
+    def escape_sink(self, activation: Cluster) -> str:
+        """The "outlives the call" node of one activation, created in its cluster on first use."""
+        sink_id = f"{activation.id.removeprefix('cluster_')}_escape"
+        if not any(node.id == sink_id for node in activation.nodes):
+            activation.nodes.append(Node(sink_id, {
+                "label": text("outlives the call"), "shape": "doubleoctagon", "color": ESCAPE_COLOR,
+                "fontcolor": ESCAPE_COLOR}))
+        return sink_id
+
+    def captures_of(self, closure: Closure) -> None:
+        """Edges from ``closure`` to each shown binding of another function it reads or writes."""
+        by_binding: dict[Binding, list[bool]] = {}
+        order: list[Binding] = []
+        for binding in self.shown:
+            for ref in binding.references:
+                if ref.closure is closure and binding.closure is not closure:
+                    if binding not in by_binding:
+                        by_binding[binding] = [False, False]
+                        order.append(binding)
+                    by_binding[binding][0] |= ref.is_read
+                    by_binding[binding][1] |= ref.is_write
+        for binding in order:
+            reads, writes = by_binding[binding]
+            verb = "reads and writes" if reads and writes else "writes" if writes else "reads"
+            attrs = {"tooltip": text(f"{self.closure_name(closure)} {verb} {binding.name}")}
+            if writes:
+                attrs.update(color=WRITE_COLOR, style="bold", penwidth="2")
+            else:
+                attrs.update(color=READ_COLOR)
+            self.edges.append(Edge(self.closure_id(closure), self.binding_ids[binding], attrs))
+
+    # totals
+
+    def totals(self) -> tuple[int, int]:
+        reports = [self.report_of[c] for c in self.expanded if c in self.report_of]
+        return sum(r.per_call for r in reports), sum(r.per_iteration for r in reports)
+
+    def summary(self) -> str:
+        per_call, per_iteration = self.totals()
+        return (f"policy {self.analysis.policy.name}: {plural(per_call, 'allocation')} per call, "
+                f"{per_iteration} per iteration")
+
+
+def legend() -> Cluster:
+    cluster = Cluster("cluster_legend", {"label": "legend", "style": "rounded", "color": "#bbbbbb",
+                                         "fontsize": "10"})
+    for storage in (Storage.VALUE, Storage.STACK, Storage.BOX, Storage.CONTEXT, Storage.MODULE, Storage.LOCAL):
+        cluster.nodes.append(Node(f"legend_{storage.value}",
+                                  {**STORAGE_STYLE[storage], "label": text(STORAGE_MEANING[storage])}))
+    cluster.nodes.append(Node("legend_closure", {"label": text("closure @line"), "shape": "oval"}))
+    cluster.nodes.append(Node("legend_escaping", {"label": text("escaping closure"), "shape": "oval",
+                                                  "color": ESCAPE_COLOR, "penwidth": "2", "peripheries": "2"}))
+    cluster.nodes.append(Node("legend_site", {"label": text("allocation site"), "shape": "cylinder"}))
+    cluster.nodes.append(Node("legend_escape", {"label": text("outlives the call"), "shape": "doubleoctagon",
+                                                "color": ESCAPE_COLOR, "fontcolor": ESCAPE_COLOR}))
+    return cluster
+
+
+LEGEND_EDGES = (
+    Edge("legend_closure", "legend_value", {"label": "reads", "color": READ_COLOR}),
+    Edge("legend_closure", "legend_box", {"label": "writes", "color": WRITE_COLOR, "style": "bold",
+                                          "penwidth": "2"}),
+    Edge("legend_escaping", "legend_escape", {"label": text("returned @line"), "color": ESCAPE_COLOR,
+                                              "fontcolor": ESCAPE_COLOR, "style": "dashed"}),
+    Edge("legend_site", "legend_context", {"style": "dashed", "arrowhead": "none",
+                                           "color": STORAGE_STYLE[Storage.CONTEXT]["color"]}),
+)
+
+
+def emit(parent: graphviz.Digraph, top: Sequence[Cluster]) -> None:
+    """Add ``top`` and everything nested in it to ``parent``, innermost first (no recursion: nesting can be deep).
+
+    Everything is written in reverse: ``rankdir=LR`` lays the first statement at the bottom, and the
+    picture should read top-down in source order.
+    """
+    preorder: list[Cluster] = []
+    stack = list(top)
+    while stack:
+        cluster = stack.pop()
+        preorder.append(cluster)
+        stack.extend(cluster.children)
+    built: dict[str, graphviz.Digraph] = {}
+    for cluster in reversed(preorder):
+        graph = graphviz.Digraph(name=cluster.id, graph_attr=cluster.attrs)
+        for node in reversed(cluster.nodes):
+            graph.node(node.id, **node.attrs)
+        for child in reversed(cluster.children):
+            graph.subgraph(built.pop(child.id))
+        built[cluster.id] = graph
+    for cluster in reversed(top):
+        parent.subgraph(built.pop(cluster.id))
+
+
+def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | None = None, *,
+                show_all: bool = False, subject: str = "") -> graphviz.Digraph:
+    """The diagram of ``roots`` (default: every top-level function) under each analysis's policy.
+
+    Several analyses must come from one bound file (``apply_policy`` on one ``Bound``) and are drawn
+    side by side.  ``subject`` names what is drawn in the title (a function name, say).
+    """
+    if not analyses:
+        raise ValueError("build_graph needs at least one analysis")
+    first = analyses[0]
+    chosen = list(roots) if roots is not None else list(first.model.module.children)
+    compare = len(analyses) > 1
+    panels = [Panel(analysis, chosen, show_all, f"p{i}_" if compare else "").build()
+              for i, analysis in enumerate(analyses)]
+    heading = first.path + (f" · {subject}" if subject else "")
+    title = [heading] + [panel.summary() for panel in panels]
+    graph = graphviz.Digraph("boxcheck", graph_attr={
+        "label": text(*title), "labelloc": "t", "labeljust": "l", "fontname": FONT, "fontsize": "14",
+        "compound": "true", "newrank": "true", "rankdir": "LR", "nodesep": "0.3", "ranksep": "0.5",
+    }, node_attr={"fontname": FONT, "fontsize": "11"}, edge_attr={"fontname": FONT, "fontsize": "10"})
+    top: list[Cluster] = []
+    for panel in panels:
+        if compare:
+            top.append(Cluster(f"cluster_{panel.prefix}policy", {"label": text(panel.summary()), "style": "bold",
+                                                                 "color": "#333333"}, children=panel.top))
+        else:
+            top.extend(panel.top)
+    top.append(legend())
+    emit(graph, top)
+    for panel in panels:
+        for edge in panel.edges:
+            graph.edge(edge.tail, edge.head, **edge.attrs)
+    for edge in LEGEND_EDGES:
+        graph.edge(edge.tail, edge.head, **edge.attrs)
+    return graph
