@@ -1,0 +1,527 @@
+"""``boxcheck verify``: check the inline expectations of fixtures against the analysis.
+
+Both directions are checked, as Go's ``errorcheck`` harness does: every
+annotation must hold, and every finding of a checked kind (storage ``box``,
+``context`` or ``stack``, and every diagnostic) must be stated by an
+annotation on its line.  A binding belongs to the line where its name is
+declared, a function to the line where its node starts, a diagnostic to the
+line where it starts; a diagnostic about a binding is stated by that
+binding's storage annotation.
+
+``BAD:`` answers are what the tool gives today although the expectation
+beside them is right: they are listed apart and do not fail the run, and
+once the tool gives the right answer the marker is stale and does (remove it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from .allocations import FunctionReport
+from .analyze import Diagnostic, FileAnalysis, apply_policy, bind_source
+from .decide import Decision
+from .expect import (
+    AllocationExpectation,
+    Amount,
+    AnnotationError,
+    DiagnosticExpectation,
+    Expectation,
+    FileExpectations,
+    LineAnnotation,
+    StorageExpectation,
+    Unannotated,
+    parse_annotations,
+    render,
+)
+from .files import collect
+from .loading import LoadError, load
+from .model import Storage
+from .parsing import parse
+from .policies import POLICIES
+from .source import BOM, SourceFile
+
+#: storages that a line must state when they occur on it.
+CHECKED_STORAGES = frozenset({Storage.BOX, Storage.CONTEXT, Storage.STACK})
+
+
+class Outcome(enum.Enum):
+    MISMATCH = "mismatch"
+    #: a finding of a checked kind on its line that no annotation states.
+    UNANNOTATED = "unannotated"
+    #: the tool gives the answer a ``BAD:`` marker records: reported apart, not a failure.
+    KNOWN_BAD = "known-bad"
+    #: the tool now gives the expected answer although a ``BAD:`` marker says it does not.
+    STALE_BAD = "stale-bad"
+
+    @property
+    def fails(self) -> bool:
+        return self is not Outcome.KNOWN_BAD
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    outcome: Outcome
+    path: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.text}"
+
+
+@dataclass(slots=True)
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    checked: int = 0
+    #: ``--update`` rewrote the file.
+    updated: bool = False
+
+    @property
+    def failures(self) -> list[Finding]:
+        return [f for f in self.findings if f.outcome.fails]
+
+    @property
+    def known_bad(self) -> list[Finding]:
+        return [f for f in self.findings if f.outcome is Outcome.KNOWN_BAD]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.failures
+
+
+class Results:
+    """One file's analyses under every policy its annotations name, indexed by line."""
+
+    def __init__(self, source: SourceFile, policies: list[str]):
+        bound = bind_source(source)
+        self.source = source
+        self.main: FileAnalysis = apply_policy(bound, POLICIES[policies[0]])
+        self.by_policy = {policies[0]: self.main}
+        for name in policies[1:]:
+            self.by_policy[name] = apply_policy(bound, POLICIES[name])
+        self.decisions: dict[int, list[Decision]] = {}
+        for decision in self.main.decisions:
+            self.decisions.setdefault(self.line(decision.binding.start), []).append(decision)
+        self.functions: dict[int, list[FunctionReport]] = {}
+        for report in sorted(self.main.functions, key=lambda r: r.closure.start):
+            self.functions.setdefault(self.line(report.closure.start), []).append(report)
+        self.diagnostics: dict[int, list[Diagnostic]] = {}
+        for diagnostic in self.main.diagnostics:
+            self.diagnostics.setdefault(self.line(diagnostic.start), []).append(diagnostic)
+
+    def line(self, offset: int) -> int:
+        return self.source.position(offset).line
+
+    def named(self, line: int, name: str) -> list[Decision]:
+        return [d for d in self.decisions.get(line, []) if d.binding.name == name]
+
+    def function(self, line: int, name: str | None) -> FunctionReport | None:
+        found = self.functions.get(line, [])
+        if name is not None:
+            found = [r for r in found if r.closure.name == name]
+        return found[0] if found else None
+
+    def amount(self, report: FunctionReport, policy: str) -> tuple[Amount, FunctionReport]:
+        analysis = self.by_policy[policy]
+        same = next(r for r in analysis.functions if r.closure is report.closure)
+        return Amount(same.per_call, same.per_iteration), same
+
+
+def amounts(policy: str, expectation: AllocationExpectation) -> list[tuple[str, Amount]]:
+    return [(policy, expectation.amount), *expectation.by_policy]
+
+
+def known_wrong_amounts(policy: str, expected: AllocationExpectation, bad: Expectation | None) -> dict[str, Amount]:
+    """The policies for which a ``BAD:`` allocation gives another answer than the expectation."""
+    if not isinstance(bad, AllocationExpectation):
+        return {}
+    wanted = dict(amounts(policy, expected))
+    return {p: a for p, a in amounts(policy, bad) if wanted.get(p) != a}
+
+
+def sites(report: FunctionReport) -> str:
+    if not report.sites:
+        return "no allocation site"
+    return ", ".join(f"{s.kind.value}{{{', '.join(d.binding.name for d in s.decisions)}}} {s.multiplicity}"
+                     for s in report.sites)
+
+
+def function_label(report: FunctionReport) -> str:
+    return f"`{report.closure.name}`" if report.closure.name else f"the {report.closure.kind.value}"
+
+
+class Checker:
+    """Checks one file's annotations; ``report`` collects findings, ``actual_*`` feed ``--update``."""
+
+    def __init__(self, expectations: FileExpectations, results: Results):
+        self.expectations = expectations
+        self.results = results
+        self.policy = expectations.header.policy
+        self.result = FileResult(expectations.source.path)
+        self.lines = expectations.by_line()
+
+    def report(self, outcome: Outcome, line: int, text: str) -> None:
+        self.result.findings.append(Finding(outcome, self.result.path, line, text))
+
+    def judge(self, line: int, matches: bool, bad_matches: bool | None, expected: str, got: str,
+              bad_text: str) -> None:
+        """One comparison: ``bad_matches`` is None without a ``BAD:`` answer for the subject."""
+        self.result.checked += 1
+        if matches and bad_matches is not None:
+            self.report(Outcome.STALE_BAD, line, f"stale BAD marker: got {got}, as expected; "
+                                                 f"remove `BAD: {bad_text}`")
+        elif not matches and bad_matches:
+            self.report(Outcome.KNOWN_BAD, line, f"BAD (known wrong): {got}; expected {expected}")
+        elif not matches:
+            self.report(Outcome.MISMATCH, line, f"expected {expected}, got {got}")
+
+    def run(self) -> FileResult:
+        for line, annotations in sorted(self.lines.items()):
+            expectations = [e for a in annotations for e in a.expectations]
+            bad = {b.subject: b for a in annotations for b in a.bad}
+            for expectation in expectations:
+                self.check(line, expectation, bad.get(expectation.subject))
+        self.reverse()
+        self.result.findings.sort(key=lambda f: f.line)
+        return self.result
+
+    def check(self, line: int, expectation: Expectation, bad: Expectation | None) -> None:
+        if isinstance(expectation, StorageExpectation):
+            self.check_storage(line, expectation, bad)
+        elif isinstance(expectation, AllocationExpectation):
+            self.check_allocation(line, expectation, bad)
+        else:
+            self.check_diagnostic(line, expectation, bad)
+
+    def check_storage(self, line: int, expected: StorageExpectation, bad: Expectation | None) -> None:
+        decisions = self.results.named(line, expected.name)
+        if not decisions:
+            self.result.checked += 1
+            here = ", ".join(f"`{d.binding.name}`" for d in self.results.decisions.get(line, [])) or "none"
+            self.report(Outcome.MISMATCH, line, f"expected {expected}, but no binding `{expected.name}` is "
+                                                f"declared on this line (declared here: {here})")
+            return
+        for decision in decisions:
+            storage = decision.storage
+            bad_matches = storage in bad.storages if isinstance(bad, StorageExpectation) else None
+            self.judge(line, storage in expected.storages, bad_matches, str(expected),
+                       f"{storage.value} ({decision.reason})", str(bad))
+
+    def check_allocation(self, line: int, expected: AllocationExpectation, bad: Expectation | None) -> None:
+        report = self.results.function(line, expected.function)
+        if report is None:
+            self.result.checked += 1
+            what = f"a function `{expected.function}`" if expected.function else "a function"
+            self.report(Outcome.MISMATCH, line, f"expected {what} to start on this line for `{expected}`")
+            return
+        bad_amounts = known_wrong_amounts(self.policy, expected, bad)
+        for policy, amount in amounts(self.policy, expected):
+            actual, same = self.results.amount(report, policy)
+            under = "" if policy == self.policy else f" under {policy}"
+            bad_amount = bad_amounts.get(policy)
+            self.judge(line, actual == amount, None if bad_amount is None else actual == bad_amount,
+                       f"{function_label(report)} to allocate {amount.describe()}{under}",
+                       f"{actual.describe()}{under} ({sites(same)})", str(bad))
+
+    def check_diagnostic(self, line: int, expected: DiagnosticExpectation, bad: Expectation | None) -> None:
+        found = self.results.diagnostics.get(line, [])
+        matching = [d for d in found if expected.matches(d.rule.code, d.message)]
+        bad_matches = None
+        if isinstance(bad, DiagnosticExpectation):
+            hits = any(bad.matches(d.rule.code, d.message) for d in found)
+            bad_matches = hits if bad.present else not hits
+        shown = "; ".join(f"{d.rule.code}: {d.message}" for d in (matching or found)) or "no diagnostic"
+        if expected.present:
+            self.judge(line, bool(matching), bad_matches, str(expected), shown, str(bad))
+        else:
+            self.judge(line, not matching, bad_matches, str(expected), shown if matching else "none", str(bad))
+
+    def stated_names(self, line: int) -> set[str]:
+        return {e.name for a in self.lines.get(line, []) for e in a.expectations
+                if isinstance(e, StorageExpectation)}
+
+    def reverse(self) -> None:
+        """Findings of the checked kinds that no annotation on their line states."""
+        ignore = self.expectations.header.unannotated is Unannotated.IGNORE
+        for line, decisions in sorted(self.results.decisions.items()):
+            if ignore and line not in self.lines:
+                continue
+            stated = self.stated_names(line)
+            for decision in decisions:
+                if decision.storage in CHECKED_STORAGES and decision.binding.name not in stated:
+                    self.report(Outcome.UNANNOTATED, line, f"unannotated {decision.binding.name}: "
+                                                           f"{decision.storage.value} ({decision.reason})")
+        for line, diagnostics in sorted(self.results.diagnostics.items()):
+            if ignore and line not in self.lines:
+                continue
+            for diagnostic in diagnostics:
+                if not self.diagnostic_stated(line, diagnostic):
+                    self.report(Outcome.UNANNOTATED, line,
+                                f"unannotated {diagnostic.rule.code}: {diagnostic.message}")
+
+    def diagnostic_stated(self, line: int, diagnostic: Diagnostic) -> bool:
+        code, message = diagnostic.rule.code, diagnostic.message
+        for annotation in self.lines.get(line, []):
+            for clause in (*annotation.expectations, *annotation.bad):
+                if isinstance(clause, DiagnosticExpectation) and clause.present and clause.matches(code, message):
+                    return True
+        # A diagnostic about a binding is stated by the binding's annotation, or reported with its storage.
+        decision = diagnostic.decision
+        if decision is None or self.results.line(decision.binding.start) != line:
+            return False
+        return decision.binding.name in self.stated_names(line) or decision.storage in CHECKED_STORAGES
+
+
+def load_expectations(path: str) -> FileExpectations | str:
+    loaded = load(path)
+    if isinstance(loaded, LoadError):
+        return f"boxcheck verify: {path}: {loaded.message}"
+    return parse_annotations(loaded)
+
+
+def verify_expectations(expectations: FileExpectations) -> FileResult:
+    if expectations.errors:
+        return FileResult(expectations.source.path, errors=[str(e) for e in expectations.errors])
+    results = Results(expectations.source, expectations.policies)
+    return Checker(expectations, results).run()
+
+
+def verify_path(path: str) -> FileResult:
+    expectations = load_expectations(path)
+    if isinstance(expectations, str):
+        return FileResult(path, errors=[expectations])
+    return verify_expectations(expectations)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="boxcheck verify",
+        description="Check the inline expectations (`//~` comments) of fixtures against the analysis, in both "
+                    "directions: every annotation must hold, and every box, context, stack and diagnostic "
+                    "must be annotated on its line. See docs/expectations.md.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files, directories (recursive) or quoted globs")
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite the annotations from the actual results (BAD: answers are kept)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print only failures and errors")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(list(argv))
+    collected = collect(args.paths)
+    status = 0
+    for path, message in (*collected.errors, *collected.notes):
+        print(f"boxcheck verify: {path}: {message}", file=sys.stderr)
+    if collected.errors or not collected.files:
+        status = 2
+    run_file: Callable[[str], FileResult] = update_path if args.update else verify_path
+    results = [run_file(path) for path in collected.files]
+    known_bad: list[Finding] = []
+    for result in results:
+        for error in result.errors:
+            print(error, file=sys.stderr)
+        if result.updated:
+            print(f"boxcheck verify: updated {result.path}", file=sys.stderr)
+        for finding in result.failures:
+            print(finding)
+        known_bad.extend(result.known_bad)
+    if known_bad and not args.quiet:
+        print(f"known wrong answers kept on purpose (BAD:), {len(known_bad)}:")
+        for finding in known_bad:
+            print(f"  {finding}")
+    failures = sum(len(r.failures) for r in results)
+    errors = sum(len(r.errors) for r in results)
+    if not args.quiet:
+        checked = sum(r.checked for r in results)
+        print(f"verify: {len(results)} files, {checked} expectations checked: {failures} failed, "
+              f"{len(known_bad)} known wrong (BAD), {errors} errors")
+    if errors:
+        return 2
+    return max(status, 1 if failures else 0)
+
+
+# -- ``--update`` -----------------------------------------------------------------------------------
+
+#: node types whose text may run past the end of a line: an annotation cannot be appended there.
+MULTILINE_TOKENS = frozenset({"comment", "string", "template_string", "jsx_text"})
+
+
+class Updater:
+    """Rewrites a file's annotations from the actual results.
+
+    An expectation that holds is kept as written (alternatives and regexes
+    included); one that fails takes the actual answer; one about nothing that
+    exists any more is dropped; unannotated findings are added.  A ``BAD:``
+    answer keeps the expectation beside it: the marker follows the tool's
+    answer, and is dropped once the tool gives the expected one.
+    """
+
+    def __init__(self, expectations: FileExpectations, results: Results):
+        self.checker = Checker(expectations, results)
+        self.results = results
+        self.source = expectations.source
+        self.lines = self.checker.lines
+        self.errors: list[str] = []
+        self.tree: tree_sitter.Tree | None = None
+
+    def text(self) -> str:
+        edits: list[tuple[int, int, str]] = []
+        for line in self.candidate_lines():
+            annotations = self.lines.get(line, [])
+            expectations, bad = self.refresh(line, annotations)
+            edits.extend(self.edits(line, annotations, render(expectations, bad)))
+        data = self.source.data
+        for start, end, replacement in sorted(edits, reverse=True):
+            data = data[:start] + replacement.encode("utf-8") + data[end:]
+        return data.decode("utf-8", "surrogatepass")
+
+    def candidate_lines(self) -> list[int]:
+        lines = set(self.lines)
+        if self.checker.expectations.header.unannotated is Unannotated.REPORT:
+            lines.update(self.results.decisions)
+            lines.update(self.results.diagnostics)
+        return sorted(lines)
+
+    def refresh(self, line: int, annotations: list[LineAnnotation]) -> tuple[list[Expectation], list[Expectation]]:
+        bads = {b.subject: b for a in annotations for b in a.bad}
+        kept: list[Expectation] = []
+        kept_bad: list[Expectation] = []
+        for expectation in (e for a in annotations for e in a.expectations):
+            if isinstance(expectation, StorageExpectation):
+                pair = self.storage(line, expectation, bads.get(expectation.subject))
+            elif isinstance(expectation, AllocationExpectation):
+                pair = self.allocation(line, expectation, bads.get(expectation.subject))
+            else:
+                pair = self.diagnostic(line, expectation, bads.get(expectation.subject))
+            if pair[0] is not None:
+                kept.append(pair[0])
+            if pair[1] is not None:
+                kept_bad.append(pair[1])
+        stated = {e.name for e in kept if isinstance(e, StorageExpectation)}
+        for decision in self.results.decisions.get(line, []):
+            name = decision.binding.name
+            if decision.storage in CHECKED_STORAGES and name not in stated:
+                kept.append(StorageExpectation(name, (decision.storage,), decision.binding.start))
+                stated.add(name)
+        for diagnostic in self.results.diagnostics.get(line, []):
+            covered = any(isinstance(e, DiagnosticExpectation) and e.present
+                          and e.matches(diagnostic.rule.code, diagnostic.message) for e in (*kept, *kept_bad))
+            about_stated = diagnostic.decision is not None and diagnostic.decision.binding.name in stated
+            if not covered and not about_stated:
+                kept.append(DiagnosticExpectation(diagnostic.rule.code, True, None, diagnostic.start))
+        return kept, kept_bad
+
+    def storage(self, line: int, expected: StorageExpectation,
+                bad: Expectation | None) -> tuple[Expectation | None, Expectation | None]:
+        decisions = self.results.named(line, expected.name)
+        if not decisions:
+            return None, None
+        actual = tuple(s for s in Storage if any(d.storage is s for d in decisions))
+        now = StorageExpectation(expected.name, actual, expected.offset)
+        if set(actual) <= set(expected.storages):
+            return expected, None
+        if bad is None:
+            return now, None
+        assert isinstance(bad, StorageExpectation)
+        return expected, (bad if set(actual) <= set(bad.storages) else now)
+
+    def allocation(self, line: int, expected: AllocationExpectation,
+                   bad: Expectation | None) -> tuple[Expectation | None, Expectation | None]:
+        report = self.results.function(line, expected.function)
+        if report is None:
+            return None, None
+        policy = self.checker.policy
+        wrong = known_wrong_amounts(policy, expected, bad)
+        wanted: dict[str, Amount] = {}
+        told: dict[str, Amount] = {}
+        for name, amount in amounts(policy, expected):
+            actual, _ = self.results.amount(report, name)
+            if name in wrong and actual != amount:
+                wanted[name], told[name] = amount, actual
+            else:
+                wanted[name] = told[name] = actual
+
+        def build(values: dict[str, Amount]) -> AllocationExpectation:
+            return AllocationExpectation(expected.function, values[policy],
+                                         tuple((n, a) for n, a in values.items() if n != policy), expected.offset)
+
+        return build(wanted), (build(told) if told != wanted else None)
+
+    def diagnostic(self, line: int, expected: DiagnosticExpectation,
+                   bad: Expectation | None) -> tuple[Expectation | None, Expectation | None]:
+        found = self.results.diagnostics.get(line, [])
+        holds = any(expected.matches(d.rule.code, d.message) for d in found) == expected.present
+        if holds:
+            return expected, None
+        if bad is not None:
+            return expected, bad
+        if expected.present and any(d.rule.code == expected.code for d in found):
+            return DiagnosticExpectation(expected.code, True, None, expected.offset), None
+        return None, None
+
+    def edits(self, line: int, annotations: list[LineAnnotation], text: str) -> list[tuple[int, int, str]]:
+        data = self.source.data
+        if annotations:
+            first, *others = annotations
+            out = [self.removal(a) for a in others]
+            if text:
+                out.append((first.text_start, first.text_end, " " + text))
+            else:
+                out.append(self.removal(first))
+            return out
+        if not text:
+            return []
+        end = self.source.position_offset_of_line(line + 1) - 1 if line < self.source.line_count else len(data)
+        if end > 0 and data[end - 1:end] == b"\r":
+            end -= 1
+        if self.inside_token(end):
+            self.errors.append(f"{self.source.path}:{line}: cannot append `//~ {text}`: the line ends inside a "
+                               "string or comment; add it below with `//~^` by hand")
+            return []
+        return [(end, end, f"  //~ {text}")]
+
+    def removal(self, annotation: LineAnnotation) -> tuple[int, int, str]:
+        start = annotation.marker_start
+        while start > 0 and self.source.data[start - 1:start] in (b" ", b"\t"):
+            start -= 1
+        return start, annotation.text_end, ""
+
+    def inside_token(self, offset: int) -> bool:
+        if self.tree is None:
+            self.tree = parse(self.source.data, self.source.path)
+        node: tree_sitter.Node | None = self.tree.root_node.descendant_for_byte_range(offset, offset)
+        while node is not None:
+            if node.type in MULTILINE_TOKENS and node.start_byte < offset < node.end_byte:
+                return True
+            node = node.parent
+        return False
+
+
+def update_path(path: str) -> FileResult:
+    expectations = load_expectations(path)
+    if isinstance(expectations, str):
+        return FileResult(path, errors=[expectations])
+    if expectations.errors:
+        return FileResult(path, errors=[str(e) for e in expectations.errors])
+    if expectations.source.decode_errors:
+        return FileResult(path, errors=[f"boxcheck verify: {path}: not UTF-8; not rewritten"])
+    updater = Updater(expectations, Results(expectations.source, expectations.policies))
+    text = updater.text()
+    changed = text != expectations.source.text
+    if changed:
+        with open(path, "rb") as handle:
+            bom = handle.read(len(BOM.encode("utf-8"))) == BOM.encode("utf-8")
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write((BOM if bom else "") + text)
+    result = verify_path(path)
+    result.errors.extend(updater.errors)
+    result.updated = changed
+    return result
