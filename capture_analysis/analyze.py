@@ -70,7 +70,7 @@ def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:
     source, model = bound.source, bound.model
     decisions = policy.decide(model, source, bound.graph)
     functions = policy.allocate(model, source, decisions)
-    diagnostics = diagnose(source, model, decisions, bound.syntax)
+    diagnostics = diagnose(source, model, decisions, bound.syntax, policy)
     return FileAnalysis(source, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy)
 
 
@@ -83,8 +83,10 @@ def analyze_text(path: str, text: str, policy: Policy = OPTIMAL) -> FileAnalysis
 
 
 def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
-             syntax: list[SyntaxProblem]) -> list[Diagnostic]:
+             syntax: list[SyntaxProblem], policy: Policy = OPTIMAL) -> list[Diagnostic]:
+    """Under another policy than ``optimal`` a message says what that policy allocates, not what is needed."""
     out: list[Diagnostic] = []
+    under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
         end = problem.end if problem.end > problem.start else problem.start
         out.append(Diagnostic(rules.SYNTAX_ERROR, problem.start, end, problem.message))
@@ -105,7 +107,8 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
         where = "on every loop iteration" if site is not None and site.per_iteration else "per call"
         if site is not None and site.kind is Storage.CONTEXT:
             others = [d.binding.name for d in site.decisions if d is not decision]
-            storage = f"a slot in a heap context shared with {', '.join(f'`{n}`' for n in others)}"
+            storage = (f"a slot in a heap context shared with {', '.join(f'`{n}`' for n in others)}" if others
+                       else "a slot in a heap context of its own")
         else:
             storage = "a heap box"
         if decision.early_capture is not None and not decision.writes:
@@ -114,7 +117,7 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
             rule = rules.LOOP_CAPTURE
         else:
             rule = rules.HEAP_CAPTURE
-        message = f"`{binding.name}` needs {storage}, {where}: {decision.reason}"
+        message = f"{under}`{binding.name}` {verb} {storage}, {where}: {decision.reason}"
         related = [(c.name_start, c.name_start + len(c.name or "") or c.start + 1, "captured here")
                    for c in decision.captured_by]
         if decision.late_write is not None:
