@@ -45,8 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="draw only this function (by name, or by a line number: the function that starts "
                              "there, else the innermost one containing it)")
     choice = parser.add_mutually_exclusive_group()
-    choice.add_argument("--policy", choices=tuple(POLICIES), default="optimal",
-                        help="storage policy (default: optimal)")
+    choice.add_argument("--policy", choices=tuple(POLICIES), help="storage policy (default: optimal)")
     choice.add_argument("--compare", metavar="P1,P2",
                         help=f"draw several policies side by side (registered: {', '.join(POLICIES)})")
     parser.add_argument("--all", action="store_true", dest="show_all",
@@ -75,7 +74,7 @@ def main(argv: Sequence[str]) -> int:
 
 def policy_names(args: argparse.Namespace) -> list[str]:
     if args.compare is None:
-        return [args.policy]
+        return [args.policy or "optimal"]
     names = [name.strip() for name in args.compare.split(",") if name.strip()]
     unknown = [name for name in names if name not in POLICIES]
     if unknown:
@@ -122,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
 
 def render(graph: graphviz.Digraph, image_format: str, output: str) -> bytes:
     try:
-        return graph.pipe(format=image_format, engine="dot")
+        image: bytes = graph.pipe(format=image_format, engine="dot")
+        return image
     except graphviz.ExecutableNotFound:
         raise UsageError(f"cannot write {output}: the Graphviz `dot` program is not on PATH; {INSTALL_HINT}") \
             from None

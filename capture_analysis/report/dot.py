@@ -104,7 +104,8 @@ def visible(raw: str) -> str:
 
 def text(*lines: str) -> str:
     """A label or tooltip showing ``lines`` literally, one per line, whatever characters they contain."""
-    return graphviz.nohtml("\\n".join(graphviz.escape(visible(line)) for line in lines))
+    label: str = graphviz.nohtml("\\n".join(graphviz.escape(visible(line)) for line in lines))
+    return label
 
 
 def plural(count: int, word: str) -> str:
@@ -415,11 +416,11 @@ LEGEND_EDGES = (
 )
 
 
-def emit(parent: graphviz.Digraph, top: Sequence[Cluster]) -> None:
+def emit(parent: graphviz.Digraph, top: Sequence[Cluster], *, reverse: bool) -> None:
     """Add ``top`` and everything nested in it to ``parent``, innermost first (no recursion: nesting can be deep).
 
-    Everything is written in reverse: ``rankdir=LR`` lays the first statement at the bottom, and the
-    picture should read top-down in source order.
+    With ``reverse`` every list is written backwards: ``rankdir=LR`` lays the first statement at the
+    bottom, and the picture should read top-down in source order.
     """
     preorder: list[Cluster] = []
     stack = list(top)
@@ -430,12 +431,12 @@ def emit(parent: graphviz.Digraph, top: Sequence[Cluster]) -> None:
     built: dict[str, graphviz.Digraph] = {}
     for cluster in reversed(preorder):
         graph = graphviz.Digraph(name=cluster.id, graph_attr=cluster.attrs)
-        for node in reversed(cluster.nodes):
+        for node in cluster.nodes if not reverse else reversed(cluster.nodes):
             graph.node(node.id, **node.attrs)
-        for child in reversed(cluster.children):
+        for child in cluster.children if not reverse else reversed(cluster.children):
             graph.subgraph(built.pop(child.id))
         built[cluster.id] = graph
-    for cluster in reversed(top):
+    for cluster in top if not reverse else reversed(top):
         parent.subgraph(built.pop(cluster.id))
 
 
@@ -449,15 +450,18 @@ def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | Non
     if not analyses:
         raise ValueError("build_graph needs at least one analysis")
     first = analyses[0]
-    chosen = list(roots) if roots is not None else list(first.model.module.children)
+    # One policy reads best left to right (closures, then what they capture), functions stacked
+    # top-down; several policies are panels side by side, each top-down.
     compare = len(analyses) > 1
+    rankdir = "TB" if compare else "LR"
+    chosen = list(roots) if roots is not None else list(first.model.module.children)
     panels = [Panel(analysis, chosen, show_all, f"p{i}_" if compare else "").build()
               for i, analysis in enumerate(analyses)]
     heading = first.path + (f" · {subject}" if subject else "")
     title = [heading] + [panel.summary() for panel in panels]
     graph = graphviz.Digraph("boxcheck", graph_attr={
         "label": text(*title), "labelloc": "t", "labeljust": "l", "fontname": FONT, "fontsize": "14",
-        "compound": "true", "newrank": "true", "rankdir": "LR", "nodesep": "0.3", "ranksep": "0.5",
+        "compound": "true", "newrank": "true", "rankdir": rankdir, "nodesep": "0.3", "ranksep": "0.5",
     }, node_attr={"fontname": FONT, "fontsize": "11"}, edge_attr={"fontname": FONT, "fontsize": "10"})
     top: list[Cluster] = []
     for panel in panels:
@@ -467,7 +471,7 @@ def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | Non
         else:
             top.extend(panel.top)
     top.append(legend())
-    emit(graph, top)
+    emit(graph, top, reverse=rankdir == "LR")
     for panel in panels:
         for edge in panel.edges:
             graph.edge(edge.tail, edge.head, **edge.attrs)

@@ -1,0 +1,309 @@
+"""What the diagram of ``boxcheck graph`` shows, checked on the cluster tree and the DOT text."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from collections.abc import Iterator
+
+from capture_analysis.analyze import analyze_text, apply_policy, bind_source
+from capture_analysis.model import Closure
+from capture_analysis.policies import OPTIMAL
+from capture_analysis.report.dot import Cluster, Node, Panel, build_graph, text, visible
+from capture_analysis.source import SourceFile
+
+from .conftest import analyze
+
+
+def panel(code: str, *, function: str | None = None, show_all: bool = False) -> Panel:
+    analysis = analyze(code)
+    roots = [c for c in analysis.model.closures if c.name == function] if function else \
+        list(analysis.model.module.children)
+    return Panel(analysis, roots, show_all, "").build()
+
+
+def walk(clusters: list[Cluster], path: tuple[Cluster, ...] = ()) -> Iterator[tuple[Node, tuple[Cluster, ...]]]:
+    for cluster in clusters:
+        inner = path + (cluster,)
+        for node in cluster.nodes:
+            yield node, inner
+        yield from walk(cluster.children, inner)
+
+
+def find(drawn: Panel, label: str) -> tuple[Node, tuple[Cluster, ...]]:
+    """The node whose label (first line) is ``label``, and the clusters around it, outermost first."""
+    found = [(node, path) for node, path in walk(drawn.top) if node.attrs["label"].split("\\n")[0] == label]
+    assert len(found) == 1, f"{len(found)} nodes labelled {label!r}: {[n.attrs['label'] for n, _ in walk(drawn.top)]}"
+    return found[0]
+
+
+def labels(drawn: Panel) -> set[str]:
+    return {node.attrs["label"].split("\\n")[0] for node, _ in walk(drawn.top)}
+
+
+def cluster_labels(path: tuple[Cluster, ...]) -> list[str]:
+    return [c.attrs["label"] for c in path]
+
+
+def edge(drawn: Panel, tail: Node, head: Node) -> dict[str, str]:
+    found = [e.attrs for e in drawn.edges if e.tail == tail.id and e.head == head.id]
+    assert len(found) == 1, f"{len(found)} edges {tail.attrs['label']} -> {head.attrs['label']}"
+    return found[0]
+
+
+TALLY = """\
+    export function tally(start: number) {
+      let total = start, previous = 0;
+      const seed = start * 2;
+      let scratch = 0;
+      scratch += 1;
+      return {
+        add(n: number) { previous = total; total += n + seed; return total; },
+        delta() { return total - previous; },
+      };
+    }
+    export function local(xs: number[]) {
+      let sum = 0;
+      const add = (x: number) => { sum += x; };
+      for (const x of xs) add(x);
+      return sum;
+    }
+"""
+
+
+def test_bindings_are_labelled_name_kind_line_and_styled_by_storage() -> None:
+    drawn = panel(TALLY)
+    total, _ = find(drawn, "total: let @2")
+    seed, _ = find(drawn, "seed: const @3")
+    summed, _ = find(drawn, "sum: let @12")
+    assert total.attrs["shape"] == "tab" and total.attrs["tooltip"].startswith("context: ")
+    assert seed.attrs["shape"] == "box" and "rounded" in seed.attrs["style"] and seed.attrs["tooltip"].startswith(
+        "value: ")
+    assert summed.attrs["tooltip"].startswith("stack: ")
+    assert {total.attrs["fillcolor"], seed.attrs["fillcolor"], summed.attrs["fillcolor"]} == {
+        "#f6c6c6", "#d5f0d5", "#d6e6f7"}
+
+
+def test_local_bindings_are_hidden_unless_all_and_then_dimmed() -> None:
+    assert "scratch: let @4" not in labels(panel(TALLY))
+    assert "n: param @7" not in labels(panel(TALLY))
+    scratch, path = find(panel(TALLY, show_all=True), "scratch: let @4")
+    assert scratch.attrs["style"] == "rounded,dashed" and scratch.attrs["fontcolor"] == "#999999"
+    assert cluster_labels(path)[-1].startswith("function")
+    param, path = find(panel(TALLY, show_all=True), "n: param @7")
+    assert cluster_labels(path)[-1] == "method"
+
+
+def test_each_closure_is_a_node_in_its_own_cluster_nested_as_in_the_source() -> None:
+    drawn = panel(TALLY)
+    tally, tally_path = find(drawn, "tally @1")
+    add, add_path = find(drawn, "add @7")
+    assert len(tally_path) == 1 and len(add_path) == 2 and add_path[0] is tally_path[0]
+    assert add_path[1].id == f"cluster_{add.id}"
+    arrow, arrow_path = find(drawn, "add @13")
+    assert cluster_labels(arrow_path) == ["function · 0 allocations per call, 0 per iteration", "arrow"]
+
+
+def test_a_write_is_a_bold_red_edge_and_a_read_a_thin_grey_one() -> None:
+    drawn = panel(TALLY)
+    add, _ = find(drawn, "add @7")
+    delta, _ = find(drawn, "delta @8")
+    total, _ = find(drawn, "total: let @2")
+    seed, _ = find(drawn, "seed: const @3")
+    written = edge(drawn, add, total)
+    assert written["style"] == "bold" and written["color"] == "#c0392b"
+    assert written["tooltip"] == "add @7 reads and writes total"
+    read = edge(drawn, delta, total)
+    assert "style" not in read and read["color"] == "#555555"
+    assert edge(drawn, add, seed)["tooltip"] == "add @7 reads seed"
+
+
+def test_an_allocation_site_is_a_node_grouping_its_bindings() -> None:
+    drawn = panel(TALLY)
+    total, total_path = find(drawn, "total: let @2")
+    previous, previous_path = find(drawn, "previous: let @2")
+    site, site_path = find(drawn, "context · per call")
+    assert site.attrs["shape"] == "cylinder" and site.attrs["label"] == "context · per call\\n2 bindings"
+    assert site.attrs["tooltip"] == "allocation site tally@1:8#0"
+    assert total_path == previous_path == site_path
+    assert edge(drawn, site, total)["arrowhead"] == "none"
+    assert edge(drawn, site, previous)["arrowhead"] == "none"
+    seed, seed_path = find(drawn, "seed: const @3")
+    assert seed_path == site_path[:-1], "a by-value binding is not in the site's group"
+
+
+LOOPS = """\
+    export function grid(rows: number, cols: number) {
+      const cells: Array<() => number> = [];
+      for (let r = 0; r < rows; r++) {
+        let hits = 0;
+        for (let c = 0; c < cols; c++) {
+          let seen = 0, last = c;
+          cells.push(() => { hits++; seen++; last = r; return seen + last + c; });
+        }
+      }
+      return cells;
+    }
+    export function shared(n: number) {
+      const out: Array<() => number> = [];
+      for (var i = 0; i < n; i++) out.push(() => i);
+      return out;
+    }
+"""
+
+
+def test_per_iteration_scope_instances_are_stacked_cards_nested_like_the_loops() -> None:
+    drawn = panel(LOOPS)
+    _, hits_path = find(drawn, "hits: let @4")
+    _, seen_path = find(drawn, "seen: let @6")
+    _, c_path = find(drawn, "c: let @5")
+    _, r_path = find(drawn, "r: let @3")
+    _, arrow_path = find(drawn, "arrow @7")
+    assert cluster_labels(r_path) == ["function · 0 allocations per call, 2 per iteration", "for @3 × per iteration", ""]
+    assert cluster_labels(hits_path)[:3] == cluster_labels(r_path) and hits_path[-1].id.startswith("cluster_s")
+    assert cluster_labels(c_path) == cluster_labels(r_path) + ["for @5 × per iteration", ""]
+    assert seen_path[:len(c_path)] == c_path and seen_path[-1].id.startswith("cluster_s")
+    assert arrow_path[:len(c_path)] == c_path and cluster_labels(arrow_path)[-1] == "arrow"
+    outer_card = r_path[1]
+    assert outer_card.attrs["style"] == "rounded,filled" and r_path[2].attrs["fillcolor"] == "#ffffff"
+    seen_site, _ = find(drawn, "context · per iteration")
+    hits_site, _ = find(drawn, "box · per iteration")
+    assert seen_site.attrs["label"].endswith("2 bindings") and hits_site.attrs["label"].endswith("1 binding")
+
+
+def test_a_closure_created_in_a_loop_sits_in_the_card_but_a_function_level_var_does_not() -> None:
+    drawn = panel(LOOPS)
+    _, i_path = find(drawn, "i: var @14")
+    _, arrow_path = find(drawn, "arrow @14")
+    assert "for @14 × per iteration" not in cluster_labels(i_path)
+    assert "for @14 × per iteration" in cluster_labels(arrow_path)
+    assert find(drawn, "box · per call")[1] == i_path
+
+
+ESCAPES = """\
+    export function counter(start: number) {
+      let count = start;
+      function bump(by: number) { count += by; return count; }
+      const api = { next: () => bump(1) };
+      return api;
+    }
+    export function outer(seed: number) {
+      let state = seed;
+      return () => { state++; return state; };
+    }
+    export function kept(xs: number[]) {
+      let sum = 0;
+      const add = (x: number) => { sum += x; };
+      for (const x of xs) add(x);
+      return sum;
+    }
+"""
+
+
+def test_an_escaping_closure_is_marked_and_its_escape_edge_says_how_and_where() -> None:
+    drawn = panel(ESCAPES)
+    arrow, arrow_path = find(drawn, "arrow @9")
+    assert arrow.attrs["color"] == "#c0392b" and arrow.attrs["peripheries"] == "2"
+    sinks = [e for e in drawn.edges if e.tail == arrow.id]
+    escape = [e for e in sinks if e.head.endswith("_escape")]
+    assert len(escape) == 1 and escape[0].attrs["label"] == "returned @9"
+    assert escape[0].head == f"{arrow_path[0].id.removeprefix('cluster_')}_escape"
+    assert any(n.id == escape[0].head for n in arrow_path[0].nodes), "the sink belongs to the activation it outlives"
+
+
+def test_an_escape_through_another_closure_names_that_closure() -> None:
+    drawn = panel(ESCAPES)
+    bump, _ = find(drawn, "bump @3")
+    assert bump.attrs["label"] == "bump @3\\nescapes via arrow @4"
+    assert not [e for e in drawn.edges if e.tail == bump.id and e.head.endswith("_escape")]
+    via, _ = find(drawn, "arrow @4")
+    assert [e.attrs["label"] for e in drawn.edges if e.tail == via.id and e.head.endswith("_escape")] == [
+        "stored in an object literal @4"]
+
+
+def test_a_closure_that_stays_in_the_call_is_not_marked() -> None:
+    drawn = panel(ESCAPES)
+    add, _ = find(drawn, "add @13")
+    assert add.attrs["color"] == "#444444" and "peripheries" not in add.attrs
+    exported, _ = find(drawn, "kept @11")
+    assert "peripheries" not in exported.attrs, "a drawn root's own escape concerns no drawn binding"
+
+
+def test_one_function_shows_the_outer_bindings_it_captures_and_nothing_else_of_them() -> None:
+    drawn = panel(ESCAPES, function="bump")
+    assert labels(drawn) == {"count: let @2", "bump @3"}
+    bump, _ = find(drawn, "bump @3")
+    assert bump.attrs["label"] == "bump @3\\nescapes via arrow @4", "the escape is named even if not drawn"
+    _, count_path = find(drawn, "count: let @2")
+    assert cluster_labels(count_path) == ["inside counter @1"]
+    assert "bump: function @3" not in labels(drawn)
+
+
+def test_module_bindings_appear_only_when_a_drawn_closure_captures_them() -> None:
+    drawn = panel("""\
+        let hits = 0;
+        const unused = 1;
+        export function bump() { hits++; }
+    """)
+    assert labels(drawn) == {"hits: let @1", "bump @3"}
+    hits, path = find(drawn, "hits: let @1")
+    assert cluster_labels(path) == ["module"] and hits.attrs["shape"] == "note"
+
+
+def test_the_title_gives_the_allocations_per_call_under_the_policy() -> None:
+    source = build_graph([analyze(LOOPS)], subject="").source
+    title = re.search(r'graph \[.*label="([^"]*)"', source)
+    assert title is not None
+    assert title.group(1) == "test.ts\\npolicy optimal: 1 allocation per call, 2 per iteration"
+
+
+def test_a_legend_explains_every_storage_and_edge() -> None:
+    source = build_graph([analyze(TALLY)]).source
+    for storage in ("value", "stack", "box", "context", "module", "local"):
+        assert f"legend_{storage} [label=\"{storage}: " in source
+    assert 'legend_closure -> legend_box [label=writes' in source
+    assert 'legend_escaping -> legend_escape [label="returned @line"' in source
+
+
+def test_policies_compared_are_side_by_side_panels_with_distinct_ids() -> None:
+    bound = bind_source(SourceFile("tally.ts", textwrap.dedent(TALLY)))
+    first, second = apply_policy(bound, OPTIMAL), apply_policy(bound, OPTIMAL)
+    source = build_graph([first, second]).source
+    ids = re.findall(r"^\s*(\w+) \[label=", source, flags=re.MULTILINE)
+    assert len(ids) == len(set(ids)), "a node id is declared twice"
+    assert "subgraph cluster_p0_policy" in source and "subgraph cluster_p1_policy" in source
+    assert sum(1 for i in ids if i.startswith("p0_")) == sum(1 for i in ids if i.startswith("p1_")) > 0
+    assert "rankdir=TB" in source
+    assert source.count('"policy optimal: 1 allocation per call, 0 per iteration"') == 2
+
+
+def test_the_same_input_gives_byte_identical_dot() -> None:
+    runs = {build_graph([analyze_text("a.ts", textwrap.dedent(LOOPS))], show_all=True).source for _ in range(3)}
+    assert len(runs) == 1
+
+
+def test_labels_show_backslashes_quotes_and_markup_literally() -> None:
+    assert text('a"b') == 'a"b'
+    assert text("a\\nb") == "a\\\\nb", "a backslash in a name is not a Graphviz escape"
+    assert text("one", "two") == "one\\ntwo"
+    assert type(text("<b>x</b>")).__name__ == "NoHtml", "<...> must not become an HTML label"
+    graph = build_graph([analyze_text('x" fontcolor="red', "export function f() {}")])
+    assert 'label="x\\" fontcolor=\\"red\\npolicy optimal' in graph.source
+    html = build_graph([analyze_text("<b>bold</b>", "export function f() {}")])
+    assert 'label="<b>bold</b>\\npolicy' in html.source
+
+
+def test_invisible_characters_are_spelled_out() -> None:
+    assert visible("a\nb") == "a\\u{000A}b"
+    assert visible("x\u202ey") == "x\\u{202E}y"
+    assert visible("\udcff") == "\\u{DCFF}", "a file name byte that is not UTF-8 (surrogateescape)"
+    assert visible("café π 𝑥 ユーザー") == "café π 𝑥 ユーザー"
+
+
+def test_roots_default_to_every_top_level_function() -> None:
+    analysis = analyze(ESCAPES)
+    tops: list[Closure] = list(analysis.model.module.children)
+    assert [c.name for c in tops] == ["counter", "outer", "kept"]
+    source = build_graph([analysis]).source
+    for closure in tops:
+        assert f"subgraph cluster_c{closure.index} {{" in source
