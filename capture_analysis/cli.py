@@ -12,10 +12,11 @@ import re
 import sys
 from collections.abc import Sequence
 
-from . import __version__
+from . import __version__, suppressions
+from . import config as configuration
 from .analyze import analyze_source
 from .files import collect
-from .loading import LoadError, load
+from .loading import LoadError, load, load_stream
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .rules import RULES, Severity
@@ -40,10 +41,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="files, directories (recursive) or quoted glob patterns such as 'src/**/*.ts'")
     parser.add_argument("--format", choices=tuple(FORMATS), default="text", help="output format (default: text)")
-    parser.add_argument("--policy", choices=tuple(POLICIES), default="optimal",
-                        help="storage policy (default: optimal)")
-    parser.add_argument("--fail-on", choices=tuple(FAIL_ON), default="warning",
-                        help="exit 1 when a finding has at least this severity (default: warning)")
+    parser.add_argument("--policy", choices=tuple(POLICIES), default=None,
+                        help="storage policy (default: the configuration's, else optimal)")
+    parser.add_argument("--fail-on", choices=tuple(FAIL_ON), default=None,
+                        help="exit 1 when a finding has at least this severity (default: the configuration's, "
+                             "else warning); suppressed and disabled findings never count")
+    parser.add_argument("--severity", type=severity_override, action="append", default=[], metavar="CODE=LEVEL",
+                        help="set a rule's severity (error, warning, info, hint) or turn it off; overrides the "
+                             "configuration; repeatable")
+    parser.add_argument("--config", metavar="FILE",
+                        help="use this boxcheck.toml or pyproject.toml instead of searching above the paths")
+    parser.add_argument("--stdin-filename", metavar="PATH",
+                        help="analyze standard input, reported as PATH (for editors); give no other PATH, or '-'")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="text: print only the diagnostic lines, without source or summaries")
     parser.add_argument("--explain", nargs="?", const=True, default=None, metavar="CODE",
@@ -51,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "alone: print the evidence chain under each diagnostic")
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
+
+
+def severity_override(text: str) -> tuple[str, Severity | None]:
+    try:
+        return configuration.parse_override(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -77,11 +93,42 @@ def dispatch(argv: Sequence[str] | None) -> int:
         explain_chains = True
     elif args.explain is True:
         explain_chains = True
-    if not args.paths:
+    if args.stdin_filename is not None:
+        if args.paths not in ([], ["-"]):
+            parser.print_usage(sys.stderr)
+            print("boxcheck: error: --stdin-filename reads standard input; give no PATH (or '-')", file=sys.stderr)
+            return 2
+        args.paths = []
+    elif not args.paths:
         parser.print_usage(sys.stderr)
         print("boxcheck: error: no PATH given", file=sys.stderr)
         return 2
-    return run(args, explain_chains)
+    try:
+        settings = configure(args)
+    except configuration.ConfigError as error:
+        print(f"boxcheck: {error}", file=sys.stderr)
+        return 2
+    return run(args, explain_chains, settings)
+
+
+def configure(args: argparse.Namespace) -> configuration.Config:
+    """The configuration file, overridden by the command line; resolves ``args.policy`` and ``args.fail_on``."""
+    found = configuration.load(args.config, args.paths or [args.stdin_filename])
+    args.policy = args.policy or found.policy or "optimal"
+    args.fail_on = args.fail_on or found.fail_on or "warning"
+    return found.with_severity(dict(args.severity))
+
+
+def inputs(args: argparse.Namespace, files: list[str], settings: configuration.Config) -> list[str]:
+    """The files to analyze: what was collected (or the stdin name), less what the configuration excludes."""
+    named = set(args.paths)
+    kept = []
+    for path in files if args.stdin_filename is None else [args.stdin_filename]:
+        if not settings.excludes(path):
+            kept.append(path)
+        elif path in named or path == args.stdin_filename:
+            print(f"boxcheck: {path}: skipped: excluded by {settings.path}", file=sys.stderr)
+    return kept
 
 
 def explain_rule(code: str) -> int:
@@ -93,7 +140,7 @@ def explain_rule(code: str) -> int:
     return 0
 
 
-def run(args: argparse.Namespace, explain_chains: bool) -> int:
+def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
     collected = collect(args.paths)
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains)
     reporter = FORMATS[args.format](sys.stdout, options)
@@ -107,8 +154,11 @@ def run(args: argparse.Namespace, explain_chains: bool) -> int:
         print(f"boxcheck: {path}: {message}", file=sys.stderr)
     fail_on = FAIL_ON[args.fail_on]
     failed = False
-    for path in collected.files:
-        loaded = load(path)
+    for path in inputs(args, collected.files, settings):
+        if args.stdin_filename is not None:
+            loaded = load_stream(path, sys.stdin.buffer)
+        else:
+            loaded = load(path)
         if isinstance(loaded, LoadError):
             print(f"boxcheck: {path}: {loaded.message}", file=sys.stderr)
             io_errors += loaded.is_error
@@ -124,7 +174,7 @@ def run(args: argparse.Namespace, explain_chains: bool) -> int:
             totals.unreadable += 1
             reporter.failure(path, message)
             continue
-        shown = analysis.diagnostics
+        shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
         totals.add(analysis, shown)
         failed = failed or (fail_on is not None and any(d.level >= fail_on for d in shown))
         reporter.file(analysis, shown)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from .source import SourceFile
 
@@ -24,6 +25,20 @@ def load(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile | LoadErro
             raw = handle.read(max_bytes + 1)
     except OSError as error:
         return LoadError(f"cannot read: {error.strerror or error}", True)
+    return checked(path, raw, max_bytes)
+
+
+def load_stream(path: str, stream: BinaryIO, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile | LoadError:
+    """Standard input, named ``path`` (``--stdin-filename``): editors send unsaved buffers this way."""
+    try:
+        raw = stream.read(max_bytes + 1)
+    except OSError as error:
+        return LoadError(f"cannot read standard input: {error.strerror or error}", True)
+    return checked(path, raw, max_bytes)
+
+
+def checked(path: str, raw: bytes, max_bytes: int) -> SourceFile | LoadError:
+    """The same limits for a file and for standard input: ``raw`` holds at most ``max_bytes + 1`` bytes."""
     if len(raw) > max_bytes:
         return LoadError(f"skipped: larger than {max_bytes} bytes (raise the limit with --max-file-size)", False)
     if b"\x00" in raw[:BINARY_PROBE]:

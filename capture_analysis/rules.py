@@ -105,6 +105,25 @@ function f(src: string) {
 // Fix: pass what the code needs explicitly, e.g. `new Function("x", src)(x)`.
 """)
 
+UNUSED_SUPPRESSION = _rule(
+    "BX003", "unused-suppression", Severity.WARNING,
+    "A suppression comment suppresses nothing, or names a code that does not exist.",
+    "Reports each `boxcheck-ignore`, `boxcheck-ignore-next-line` or `boxcheck-ignore-file` comment (or each "
+    "code it lists) that matched no finding, and each listed code that is not in this catalogue. Findings "
+    "are matched on the line where they start. Suppression comments do not apply to this rule; the "
+    "configuration can lower its severity or turn it off.",
+    "A suppression outlives the finding it was written for: the code was fixed, or the analysis learned "
+    "that the binding needs no box. Left in place, it would silently hide a new finding on that line. "
+    "(ruff reports unused `noqa` comments for the same reason.)",
+    """
+function counter() {
+  const step = 1;   // boxcheck-ignore BX101 -- `step` is never written: nothing to suppress (BX003)
+  let n = 0;        // boxcheck-ignore BX101 -- ok: this finding is suppressed
+  return () => (n += step);
+}
+// Fix: delete the comment on the `step` line.
+""")
+
 HEAP_CAPTURE = _rule(
     "BX101", "heap-capture", Severity.WARNING,
     "A captured binding needs a heap box or a slot in a heap context, once per call.",

@@ -12,7 +12,7 @@ from capture_analysis.analyze import Diagnostic, analyze_text
 from capture_analysis.report.github import annotation, escape_data, escape_property
 
 from .conftest import ROOT
-from .snapshots import INPUTS, check_golden, golden_name, run_cli
+from .golden_outputs import INPUTS, check_golden, golden_name, run_cli
 
 #: how the Actions runner reads a workflow command: ``::name key=value,...::message``.
 COMMAND = re.compile(r"^::(?P<name>[a-z]+) (?P<props>[^:]*)::(?P<message>.*)$")

@@ -13,7 +13,7 @@ from capture_analysis.rules import RULES
 from capture_analysis.source import PositionEncoding
 
 from .conftest import ROOT
-from .snapshots import INPUTS, check_golden, golden_name, run_cli, stable
+from .golden_outputs import INPUTS, check_golden, golden_name, run_cli, stable
 
 CONVERTER = converters.get_converter()
 

@@ -11,7 +11,7 @@ import pytest
 from capture_analysis.rules import RULES
 
 from .conftest import ROOT, SHARED
-from .snapshots import INPUTS, check_golden, golden_name, run_cli, stable
+from .golden_outputs import INPUTS, check_golden, golden_name, run_cli, stable
 
 SARIF_SCHEMA = SHARED / "schemas" / "sarif-schema-2.1.0.json"
 #: RFC 3986 URI-reference characters; jsonschema checks ``format: uri`` only with optional packages installed.

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from capture_analysis.source import Position, PositionEncoding, SourceFile
 
 from .conftest import ROOT
-from .snapshots import run_cli
+from .golden_outputs import run_cli
 
 UNICODE = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tests" / "unicode").glob("*.ts"))
 FORMATS = ("text", "json", "lsp", "sarif", "github")

@@ -10,7 +10,7 @@ from capture_analysis import rules_doc
 from capture_analysis.rules import RULES, Severity
 
 from .conftest import ROOT
-from .snapshots import run_cli
+from .golden_outputs import run_cli
 
 #: codes that have shipped, with their names: a code is never reused for another rule.
 SHIPPED = {

@@ -1,0 +1,229 @@
+"""Configuration: ``boxcheck.toml``, or ``[tool.boxcheck]`` in ``pyproject.toml``.
+
+The file is found by walking up from the analyzed paths (``--config``
+names one instead); in each directory ``boxcheck.toml`` wins over
+``pyproject.toml``, and a ``pyproject.toml`` without ``[tool.boxcheck]`` is
+passed over.  Command-line options override the file.  A mistake in the
+file (an unknown key, a wrong type, an unknown code or policy) is an error
+that names the file and the key: a misspelt ``exculde`` must not silently
+analyze everything.
+
+    policy = "optimal"
+    fail-on = "warning"
+    include = ["src/**/*.ts"]          # gitignore-style, relative to the file's directory
+    exclude = ["src/generated/"]
+    [severity]                         # [tool.boxcheck.severity] in pyproject.toml
+    BX103 = "info"
+    BX002 = "off"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import glob
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pathspec
+
+from .analyze import Diagnostic
+from .policies import POLICIES
+from .rules import RULES, Severity
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the same parser, published separately for 3.10
+    import tomli as tomllib
+
+CONFIG_FILE = "boxcheck.toml"
+PYPROJECT = "pyproject.toml"
+OFF = "off"
+LEVELS: dict[str, Severity | None] = {**{s.label: s for s in sorted(Severity, reverse=True)}, OFF: None}
+FAIL_ON_VALUES = (*(s.label for s in sorted(Severity, reverse=True)), "none")
+KEYS = ("policy", "fail-on", "include", "exclude", "severity")
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    #: the file it came from; ``None`` when there is none.
+    path: Path | None = None
+    policy: str | None = None
+    fail_on: str | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    #: code -> severity; ``None`` turns the rule off.
+    severity: Mapping[str, Severity | None] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path | None:
+        return Path(os.path.abspath(self.path)).parent if self.path is not None else None
+
+    def excludes(self, path: str) -> bool:
+        """Is a file outside ``include`` or inside ``exclude``?  Files outside the config's directory are kept."""
+        root = self.root
+        if root is None or not (self.include or self.exclude):
+            return False
+        relative = os.path.relpath(os.path.abspath(path), root)
+        if relative.startswith(os.pardir):
+            return False
+        relative = relative.replace(os.sep, "/")
+        if self.include and not patterns(self.include).match_file(relative):
+            return True
+        return bool(self.exclude) and patterns(self.exclude).match_file(relative)
+
+    def with_severity(self, overrides: Mapping[str, Severity | None]) -> Config:
+        return dataclasses.replace(self, severity={**self.severity, **overrides})
+
+    def apply(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """Findings with the configured severities; rules set to ``off`` are dropped."""
+        out = []
+        for diagnostic in diagnostics:
+            code = diagnostic.rule.code
+            if code not in self.severity:
+                out.append(diagnostic)
+            elif (level := self.severity[code]) is not None:
+                out.append(dataclasses.replace(diagnostic, severity=level))
+        return out
+
+
+@lru_cache(maxsize=None)
+def patterns(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(globs)
+
+
+def parse_level(code: str, value: str, where: str) -> Severity | None:
+    if code.upper() not in RULES:
+        raise ConfigError(f"{where}: unknown rule code {code!r}; known: {', '.join(RULES)}")
+    if not isinstance(value, str) or value.lower() not in LEVELS:
+        raise ConfigError(f"{where}.{code}: {value!r} is not one of {', '.join(LEVELS)}")
+    return LEVELS[value.lower()]
+
+
+def from_table(table: Mapping[str, Any], path: Path, prefix: str) -> Config:
+    """Validate one ``[tool.boxcheck]`` table (``prefix`` is how its keys are named in messages)."""
+    where = f"{path}: {prefix}"
+
+    def strings(key: str) -> tuple[str, ...]:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}{key}: expected a list of glob strings, got {value!r}")
+        return tuple(value)
+
+    def choice(key: str, allowed: Iterable[str]) -> str | None:
+        value = table.get(key)
+        allowed = tuple(allowed)
+        if value is not None and value not in allowed:
+            raise ConfigError(f"{where}{key}: {value!r} is not one of {', '.join(allowed)}")
+        return value
+
+    unknown = [key for key in table if key not in KEYS]
+    if unknown:
+        raise ConfigError(f"{where}{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
+    severity_table = table.get("severity", {})
+    if not isinstance(severity_table, dict):
+        raise ConfigError(f"{where}severity: expected a table of CODE = \"{'|'.join(LEVELS)}\"")
+    severity = {code.upper(): parse_level(code, value, f"{where}severity")
+                for code, value in severity_table.items()}
+    return Config(path, choice("policy", POLICIES), choice("fail-on", FAIL_ON_VALUES),
+                  strings("include"), strings("exclude"), severity)
+
+
+def read(path: Path) -> Config | None:
+    """The configuration in ``path``; ``None`` for a ``pyproject.toml`` without ``[tool.boxcheck]``."""
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from error
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+    if path.name == PYPROJECT:
+        tool = document.get("tool", {})
+        if not isinstance(tool, dict) or "boxcheck" not in tool:
+            return None
+        if not isinstance(tool["boxcheck"], dict):
+            raise ConfigError(f"{path}: tool.boxcheck: expected a table")
+        return from_table(tool["boxcheck"], path, "tool.boxcheck.")
+    return from_table(document, path, "")
+
+
+def start_directory(argument: str) -> Path:
+    """Where the walk up starts for one PATH argument (a glob starts at its fixed prefix)."""
+    if glob.has_magic(argument):
+        fixed = []
+        for part in Path(argument).parts:
+            if glob.has_magic(part):
+                break
+            fixed.append(part)
+        argument = os.path.join(*fixed) if fixed else os.curdir
+        return Path(os.path.abspath(argument))
+    absolute = Path(os.path.abspath(argument))
+    return absolute if absolute.is_dir() else absolute.parent
+
+
+def nearest(directory: Path, cache: dict[Path, Config | None]) -> Config | None:
+    visited = []
+    config = None
+    for candidate in (directory, *directory.parents):
+        if candidate in cache:
+            config = cache[candidate]
+            break
+        visited.append(candidate)
+        found = None
+        for name in (CONFIG_FILE, PYPROJECT):
+            if (candidate / name).is_file():
+                found = read(candidate / name)
+                if found is not None:
+                    break
+        if found is not None:
+            config = found
+            break
+    for candidate in visited:
+        cache[candidate] = config
+    return config
+
+
+def discover(arguments: Iterable[str]) -> Config:
+    """The one configuration of a run: every argument must lead to the same file (or to none)."""
+    cache: dict[Path, Config | None] = {}
+    found: dict[Path, Config] = {}
+    for argument in arguments:
+        config = nearest(start_directory(argument), cache)
+        if config is not None and config.path is not None:
+            found.setdefault(config.path, config)
+    if len(found) > 1:
+        raise ConfigError("the paths are governed by different configuration files ("
+                          f"{', '.join(str(p) for p in found)}); analyze them in separate runs, or choose one "
+                          "with --config")
+    return next(iter(found.values()), Config())
+
+
+def load(explicit: str | None, arguments: Iterable[str]) -> Config:
+    """``--config FILE`` if given, else the file found above the arguments."""
+    if explicit is None:
+        return discover(arguments)
+    path = Path(explicit)
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such configuration file")
+    config = read(path)
+    if config is None:
+        raise ConfigError(f"{path}: has no [tool.boxcheck] table")
+    return config
+
+
+def parse_override(text: str) -> tuple[str, Severity | None]:
+    """``--severity BX103=info`` (or ``=off``): one per-code override from the command line."""
+    code, sep, value = text.partition("=")
+    code = code.strip().upper()
+    if not sep or code not in RULES or value.strip().lower() not in LEVELS:
+        raise ValueError(f"expected CODE=LEVEL with CODE one of {', '.join(RULES)} and LEVEL one of "
+                         f"{', '.join(LEVELS)}, got {text!r}")
+    return code, LEVELS[value.strip().lower()]

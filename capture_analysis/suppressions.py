@@ -1,0 +1,140 @@
+"""Suppression comments, and the report of those that suppress nothing.
+
+    let n = 0;  // boxcheck-ignore BX101 -- the counter must be shared
+    // boxcheck-ignore-next-line BX101, BX102 — reviewed: cold path
+    // boxcheck-ignore-file BX103
+
+A comment suppresses the findings that *start* on its line
+(``boxcheck-ignore``), on the line after it (``-next-line``) or anywhere in
+the file (``-file``).  Without codes it suppresses every code.  Text after
+the codes is the reason.  Only real comments count: the text inside a
+string literal is not a directive, so the tree decides, not a regex over
+lines.  As ruff does for ``noqa``, every directive (or listed code) that
+matched nothing becomes a BX003 finding, so stale suppressions cannot
+silently hide a future finding.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from . import rules
+from .analyze import Diagnostic
+from .parsing import parse
+from .source import SourceFile
+
+MARKER = b"boxcheck-ignore"
+DIRECTIVE = re.compile(r"^(?://|/\*)\s*boxcheck-ignore(?P<kind>-next-line|-file)?(?=[\s,:*]|$)(?P<rest>.*)$",
+                       re.DOTALL)
+CODE_ITEM = re.compile(r"[\s,]*\b(?P<code>[A-Za-z]{2}\d{3})\b")
+
+
+class Scope(enum.Enum):
+    LINE = "boxcheck-ignore"
+    NEXT_LINE = "boxcheck-ignore-next-line"
+    FILE = "boxcheck-ignore-file"
+
+
+@dataclass(frozen=True, slots=True)
+class Suppression:
+    scope: Scope
+    #: the comment's byte range: where an unused suppression is reported.
+    start: int
+    end: int
+    #: 0-based line whose findings it suppresses; ``None`` for the whole file.
+    line: int | None
+    #: upper-case codes; empty means every code.
+    codes: tuple[str, ...]
+    reason: str
+
+    def covers(self, line: int, code: str) -> bool:
+        return (self.line is None or self.line == line) and (not self.codes or code in self.codes)
+
+
+def parse_comment(text: str) -> tuple[Scope, tuple[str, ...], str] | None:
+    """Scope, codes and reason of a comment that is a directive; ``None`` for any other comment."""
+    match = DIRECTIVE.match(text)
+    if match is None:
+        return None
+    scope = {None: Scope.LINE, "-next-line": Scope.NEXT_LINE, "-file": Scope.FILE}[match["kind"]]
+    rest = match["rest"]
+    if text.startswith("/*"):
+        rest = rest.removesuffix("*/")
+    codes: list[str] = []
+    position = 0
+    while (item := CODE_ITEM.match(rest, position)) is not None:
+        codes.append(item["code"].upper())
+        position = item.end()
+    reason = rest[position:].strip().lstrip("—–-:").strip()
+    return scope, tuple(dict.fromkeys(codes)), reason
+
+
+def find(source: SourceFile) -> list[Suppression]:
+    """The directives of a file; files without the marker text are not parsed again."""
+    data = source.data
+    if MARKER not in data:
+        return []
+    root = parse(data, source.path).root_node
+    found: list[Suppression] = []
+    seen: set[int] = set()
+    at = data.find(MARKER)
+    while at >= 0:
+        node = root.descendant_for_byte_range(at, at + len(MARKER))
+        if node is not None and node.type == "comment" and node.start_byte not in seen:
+            seen.add(node.start_byte)
+            parsed = parse_comment(source.snippet(node.start_byte, node.end_byte))
+            if parsed is not None:
+                scope, codes, reason = parsed
+                line = {Scope.LINE: source.line_of(node.start_byte),
+                        Scope.NEXT_LINE: source.line_of(node.end_byte) + 1,
+                        Scope.FILE: None}[scope]
+                found.append(Suppression(scope, node.start_byte, node.end_byte, line, codes, reason))
+        at = data.find(MARKER, at + 1)
+    return found
+
+
+def apply(source: SourceFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The findings no directive covers, plus one BX003 per directive that covered nothing it names.
+
+    A finding is credited to the first covering directive, line directives
+    before file directives, so a file directive that only repeats line
+    directives is reported as unused.
+    """
+    suppressions = sorted(find(source), key=lambda s: s.scope is Scope.FILE)
+    if not suppressions:
+        return diagnostics
+    used: list[set[str]] = [set() for _ in suppressions]
+    kept: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        line = source.line_of(diagnostic.start)
+        code = diagnostic.rule.code
+        index = next((i for i, s in enumerate(suppressions) if s.covers(line, code)), None)
+        if index is None:
+            kept.append(diagnostic)
+        else:
+            used[index].add(code)
+    for suppression, codes in zip(suppressions, used):
+        kept.extend(unused(source, suppression, codes))
+    kept.sort(key=lambda d: (d.start, d.rule.code))
+    return kept
+
+
+def unused(source: SourceFile, suppression: Suppression, used: set[str]) -> list[Diagnostic]:
+    where = "in this file" if suppression.line is None else f"on line {suppression.line + 1}"
+    out: list[Diagnostic] = []
+    unknown = [code for code in suppression.codes if code not in rules.RULES]
+    if unknown:
+        out.append(_finding(suppression, f"`{suppression.scope.value}` names unknown code "
+                                         f"{', '.join(unknown)}; `boxcheck --explain CODE` lists the known ones"))
+    idle = [code for code in suppression.codes if code in rules.RULES and code not in used]
+    if idle:
+        out.append(_finding(suppression, f"unused suppression: no {' or '.join(idle)} finding {where}"))
+    elif not suppression.codes and not used:
+        out.append(_finding(suppression, f"unused suppression: no finding {where}"))
+    return out
+
+
+def _finding(suppression: Suppression, message: str) -> Diagnostic:
+    return Diagnostic(rules.UNUSED_SUPPRESSION, suppression.start, suppression.end, message)
