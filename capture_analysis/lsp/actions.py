@@ -1,0 +1,67 @@
+"""Code actions: edits computed with the analysis, offered where the request's range touches them.
+
+Each fix is computed on the analysis thread, where the tree is (``declare_const``,
+``suppress``), and kept with the analysis as byte offsets; a request only
+filters them and converts the offsets to the negotiated encoding.
+
+The rule catalogue's findings BX101-BX103 have fixes that depend on intent
+(keep state in an object, move a closure out of a loop, reorder
+declarations): no edit expresses them safely, so the quick fixes for them
+are suppressions; BX003 (unused suppression) is fixed by deleting the comment.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from ..analyze import Diagnostic
+
+
+class ActionKind(str, enum.Enum):
+    QUICK_FIX = "quickfix"
+    REWRITE = "refactor.rewrite"
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    title: str
+    kind: ActionKind
+    #: the span a request's range must touch for the fix to be offered.
+    start: int
+    end: int
+    edits: tuple[Replacement, ...]
+    #: the finding it resolves, for quick fixes.
+    diagnostic: Diagnostic | None = None
+    preferred: bool = False
+
+
+def wanted(kind: ActionKind, only: list[str] | None) -> bool:
+    """``context.only`` is hierarchical: ``refactor`` asks for ``refactor.rewrite`` too."""
+    return only is None or any(kind.value == k or kind.value.startswith(k + ".") for k in only)
+
+
+def touching(fixes: list[Fix], start: int, end: int, only: list[str] | None) -> list[Fix]:
+    return [fix for fix in fixes if fix.start <= end and start <= fix.end and wanted(fix.kind, only)]
+
+
+def code_action(fix: Fix, uri: str, to_range: Any, diagnostic: Any = None) -> dict[str, Any]:
+    """An LSP ``CodeAction``; ``to_range(start, end)`` converts byte offsets, ``diagnostic`` is the LSP form."""
+    action: dict[str, Any] = {
+        "title": fix.title,
+        "kind": fix.kind.value,
+        "edit": {"changes": {uri: [{"range": to_range(r.start, r.end), "newText": r.text} for r in fix.edits]}},
+    }
+    if diagnostic is not None:
+        action["diagnostics"] = [diagnostic]
+    if fix.preferred:
+        action["isPreferred"] = True
+    return action

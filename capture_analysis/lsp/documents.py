@@ -1,0 +1,119 @@
+"""Open documents: the client's text, kept in step with every ``didChange``.
+
+Edits arrive as LSP ranges in the negotiated position encoding; they become
+byte offsets through ``SourceFile.offset_at`` (positions are converted in
+``source.py`` only) and are recorded as tree-sitter edits, so that the next
+parse reuses the previous tree.  The edits are kept until the worker takes a
+snapshot: a burst of changes is parsed once, with all of its edits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+from ..parsing import SOURCE_SUFFIXES
+from ..source import PositionEncoding, SourceFile
+
+#: languageId -> a suffix that selects the grammar when the URI has no source suffix (``untitled:``).
+LANGUAGE_SUFFIXES = {"typescript": ".ts", "typescriptreact": ".tsx", "javascript": ".js", "javascriptreact": ".jsx"}
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """One tree-sitter edit: byte offsets and (row, byte column) points before and after."""
+
+    start_byte: int
+    old_end_byte: int
+    new_end_byte: int
+    start_point: tuple[int, int]
+    old_end_point: tuple[int, int]
+    new_end_point: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A content change: ``range`` is ``((line, character), (line, character))``, or None for the whole text."""
+
+    text: str
+    range: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What the worker needs to bring its tree to ``revision``: the text and the edits since the last snapshot."""
+
+    uri: str
+    revision: int
+    version: int | None
+    source: SourceFile
+    edits: tuple[TextEdit, ...]
+    #: the whole text was replaced: parse from scratch.
+    reset: bool
+
+
+def file_path(uri: str) -> str | None:
+    """The file system path of a ``file:`` URI; None for others (``untitled:Untitled-1``)."""
+    parsed = urlparse(uri)
+    return url2pathname(parsed.path) if parsed.scheme == "file" else None
+
+
+def grammar_path(uri: str, language_id: str) -> str | None:
+    """The path whose suffix picks the grammar, or None when boxcheck does not analyze this document."""
+    path = file_path(uri) or uri
+    suffix = PurePath(path).suffix.lower()
+    if suffix in SOURCE_SUFFIXES:
+        return path
+    language_suffix = LANGUAGE_SUFFIXES.get(language_id)
+    return None if language_suffix is None else path + language_suffix
+
+
+@dataclass(slots=True, eq=False)
+class Document:
+    uri: str
+    path: str
+    version: int | None
+    source: SourceFile
+    #: bumped by every change and every re-analysis request (configuration, save): what "newer" means.
+    revision: int = 0
+    edits: list[TextEdit] = field(default_factory=list)
+    reset: bool = True
+
+    @classmethod
+    def open(cls, uri: str, path: str, version: int | None, text: str) -> Document:
+        return cls(uri, path, version, SourceFile(path, text))
+
+    def apply(self, changes: list[Change], version: int | None, encoding: PositionEncoding) -> None:
+        """Apply the changes of one ``didChange`` in order, each to the result of the previous one."""
+        for change in changes:
+            if change.range is None:
+                self.source = SourceFile(self.path, change.text)
+                self.edits.clear()
+                self.reset = True
+                continue
+            (start_line, start_char), (end_line, end_char) = change.range
+            old = self.source
+            start = old.offset_at(start_line, start_char, encoding)
+            end = max(start, old.offset_at(end_line, end_char, encoding))
+            inserted = change.text.encode("utf-8", "surrogatepass")
+            data = old.data[:start] + inserted + old.data[end:]
+            new = SourceFile(self.path, data.decode("utf-8", "surrogatepass"))
+            if len(new.data) != len(data):
+                # The text now starts with a BOM, which ``SourceFile`` drops: offsets moved, parse afresh.
+                self.edits.clear()
+                self.reset = True
+            else:
+                new_end = start + len(inserted)
+                self.edits.append(TextEdit(start, end, new_end, old.point(start), old.point(end), new.point(new_end)))
+            self.source = new
+        self.version = version
+        self.revision += 1
+
+    def snapshot(self) -> Snapshot:
+        """Hand the pending edits to the worker; the next snapshot starts from there."""
+        snap = Snapshot(self.uri, self.revision, self.version, self.source, tuple(self.edits), self.reset)
+        self.edits.clear()
+        self.reset = False
+        return snap

@@ -1,0 +1,107 @@
+"""Hover: what boxcheck decided for the binding under the cursor, and why.
+
+The hover answers the question a developer asks while typing a factory:
+does this binding cost a heap cell per call?  It shows the storage, the
+closures that capture the binding, the reason with its evidence chain (the
+``--explain`` steps), and the allocations per call of the function that
+declares it, the same facts as the CLI, in the same 1-based UTF-16
+``line:column`` notation.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+from ..allocations import FunctionReport, Site
+from ..analyze import FileAnalysis
+from ..decide import Decision
+from ..model import Closure, Storage
+
+STORAGE_WORDS = {
+    Storage.LOCAL: "no closure refers to it",
+    Storage.MODULE: "one environment per program, nothing per call",
+    Storage.VALUE: "each capturing closure holds a copy, nothing per call",
+    Storage.STACK: "shared, in the frame: no capturing closure outlives the call",
+    Storage.BOX: "a heap box of its own",
+    Storage.CONTEXT: "a slot in a heap context shared with other bindings",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Occurrence:
+    """A binding's name where it is declared or referred to."""
+
+    start: int
+    end: int
+    decision: Decision
+
+
+class BindingIndex:
+    """Every declaration and reference of a decided binding, sorted by offset, for lookups by position.
+
+    Names never overlap, so the span that starts last at or before an offset is the only candidate.
+    """
+
+    def __init__(self, analysis: FileAnalysis):
+        spans = []
+        for decision in analysis.decisions:
+            binding = decision.binding
+            spans.append(Occurrence(binding.start, binding.end, decision))
+            spans.extend(Occurrence(ref.start, ref.end, decision) for ref in binding.references)
+        spans.sort(key=lambda o: (o.start, o.end))
+        self.spans = spans
+        self.starts = [o.start for o in spans]
+
+    def at(self, offset: int) -> Occurrence | None:
+        """The occurrence whose name contains ``offset`` (its end excluded)."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        if i >= 0 and offset < self.spans[i].end:
+            return self.spans[i]
+        return None
+
+
+def function_report(analysis: FileAnalysis, closure: Closure | None) -> FunctionReport | None:
+    return next((f for f in analysis.functions if f.closure is closure), None)
+
+
+def closure_label(closure: Closure) -> str:
+    return f"`{closure.name}`" if closure.name else f"the {closure.kind.value}"
+
+
+def allocations_line(report: FunctionReport, subject: str) -> str:
+    return (f"{subject} allocates **{report.per_call}** per call and **{report.per_iteration}** per loop "
+            f"iteration{sites_text(report.sites)}")
+
+
+def sites_text(sites: list[Site]) -> str:
+    if not sites:
+        return ""
+    parts = [f"{site.kind.value} {{{', '.join(f'`{d.binding.name}`' for d in site.decisions)}}} {site.multiplicity}"
+             for site in sites]
+    return ": " + "; ".join(parts)
+
+
+def hover_markdown(analysis: FileAnalysis, decision: Decision) -> str:
+    source = analysis.source
+    binding = decision.binding
+    site = decision.site
+    storage = f"**{decision.storage.value}**"
+    if site is not None:
+        storage += f" ({site.multiplicity}, site `{site.id}`)"
+    lines = [f"boxcheck: `{binding.name}` ({binding.kind.value}) is {storage}: {STORAGE_WORDS[decision.storage]}",
+             "", decision.reason]
+    if decision.captured_by:
+        captured = ", ".join(f"{closure_label(c)} at {source.position(c.name_start)}" for c in decision.captured_by)
+        lines += ["", f"Captured by {captured}."]
+    if decision.evidence:
+        lines += ["", "Evidence:"]
+        lines += [f"{n}. {source.position(step.offset)}: {step.text}" for n, step in enumerate(decision.evidence, 1)]
+    report = function_report(analysis, binding.closure)
+    if report is not None:
+        lines += ["", allocations_line(report, f"Each call of {closure_label(report.closure)}")]
+    own = next((c for c in analysis.model.closures if c.binding is binding), binding.init_closure)
+    own_report = function_report(analysis, own)
+    if own_report is not None and own_report is not report:
+        lines += ["", allocations_line(own_report, f"Each call of {closure_label(own_report.closure)}")]
+    return "\n".join(lines)

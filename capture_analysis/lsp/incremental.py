@@ -1,0 +1,142 @@
+"""The worker side: bring a document's tree up to date with its edits, then analyze it.
+
+Everything here runs on the server's single analysis thread, which alone
+owns the trees: jobs run in the order they were submitted, and every job
+applies its snapshot's edits even when the analysis is no longer wanted, so
+the tree never misses an edit.  The analysis itself is the whole-file
+pipeline of ``analyze.bind_source``/``apply_policy``, composed here from a
+tree that was re-parsed with edits instead of from scratch (the scope model
+and the escape graph are file-wide; re-binding one function alone would
+have to re-resolve every capture that crosses it, and the measured time of
+a whole 5,000-line file is in ``benchmarks/results/``).
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import tree_sitter
+
+from .. import suppressions
+from ..analyze import Bound, Diagnostic, FileAnalysis, apply_policy
+from ..binder import bind
+from ..escape import EscapeGraph
+from ..parsing import language, syntax_problems, uses_tsx
+from ..policies import POLICIES
+from .actions import Fix
+from .declare_const import declare_const_fixes
+from .documents import Snapshot
+from .hover import BindingIndex
+from .settings import Settings
+from .suppress import suppression_fixes
+
+
+@dataclass(frozen=True, slots=True)
+class Analyzed:
+    """A finished analysis of one revision, with what hover and code actions need precomputed."""
+
+    uri: str
+    revision: int
+    version: int | None
+    analysis: FileAnalysis
+    diagnostics: list[Diagnostic]
+    index: BindingIndex
+    fixes: list[Fix]
+    #: seconds spent parsing (incrementally or not) and analyzing.
+    parse_seconds: float
+    analyze_seconds: float
+    incremental: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Not analyzed on purpose: the document is larger than ``maxFileSize``."""
+
+    uri: str
+    revision: int
+    version: int | None
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stale:
+    """A newer revision exists: the edits were applied to the tree, the analysis was not run."""
+
+    revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    revision: int
+    message: str
+
+
+Outcome = Analyzed | Skipped | Stale | Failed
+
+
+def analyze_tree(snapshot: Snapshot, tree: tree_sitter.Tree, settings: Settings) -> FileAnalysis:
+    """``analyze.analyze_source`` from a given tree: the same steps as ``bind_source`` + ``apply_policy``."""
+    source = snapshot.source
+    syntax = syntax_problems(tree)
+    model = bind(source.data, tree, syntax)
+    return apply_policy(Bound(source, model, syntax, EscapeGraph(model)), POLICIES[settings.policy])
+
+
+def shown_diagnostics(analysis: FileAnalysis, settings: Settings) -> list[Diagnostic]:
+    """What the command line prints for this file: suppressions, then the configured severities."""
+    if settings.excluded:
+        return []
+    return settings.config.apply(suppressions.apply(analysis.source, analysis.diagnostics))
+
+
+class TreeKeeper:
+    """The latest tree of every open document; used from the analysis thread only."""
+
+    def __init__(self) -> None:
+        self.trees: dict[str, tree_sitter.Tree] = {}
+        self.parsers = {tsx: tree_sitter.Parser(language(tsx)) for tsx in (False, True)}
+
+    def forget(self, uri: str) -> None:
+        self.trees.pop(uri, None)
+
+    def update(self, snapshot: Snapshot) -> tuple[tree_sitter.Tree, bool]:
+        """The tree of ``snapshot``'s text, and whether it was re-parsed from the previous tree."""
+        old = None if snapshot.reset else self.trees.get(snapshot.uri)
+        if old is not None and not snapshot.edits:
+            return old, True
+        if old is not None:
+            for edit in snapshot.edits:
+                old.edit(edit.start_byte, edit.old_end_byte, edit.new_end_byte,
+                         edit.start_point, edit.old_end_point, edit.new_end_point)
+        parser = self.parsers[uses_tsx(snapshot.source.path)]
+        self.trees.pop(snapshot.uri, None)  # a failure below must not leave a half-edited tree behind
+        tree = parser.parse(snapshot.source.data, old) if old is not None else parser.parse(snapshot.source.data)
+        self.trees[snapshot.uri] = tree
+        return tree, old is not None
+
+    def run(self, snapshot: Snapshot, settings: Settings, current_revision: Callable[[], int]) -> Outcome:
+        """One job.  Never raises: a failure is an outcome, and the next job parses from scratch."""
+        try:
+            if len(snapshot.source.data) > settings.max_file_size:
+                self.forget(snapshot.uri)
+                return Skipped(snapshot.uri, snapshot.revision, snapshot.version,
+                               f"boxcheck: {snapshot.uri} is larger than maxFileSize ({settings.max_file_size} "
+                               "bytes): not analyzed")
+            started = time.perf_counter()
+            tree, incremental = self.update(snapshot)
+            parsed = time.perf_counter()
+            if current_revision() != snapshot.revision:
+                return Stale(snapshot.revision)
+            analysis = analyze_tree(snapshot, tree, settings)
+            shown = shown_diagnostics(analysis, settings)
+            fixes = declare_const_fixes(analysis, tree) + suppression_fixes(snapshot.source, tree,
+                                                                            analysis.diagnostics, shown)
+            done = time.perf_counter()
+            return Analyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown,
+                            BindingIndex(analysis), fixes, parsed - started, done - parsed, incremental)
+        except Exception:  # one bad document must not stop the server
+            self.forget(snapshot.uri)
+            return Failed(snapshot.revision, traceback.format_exc())

@@ -1,0 +1,283 @@
+"""The pygls server: LSP messages in, the scheduler's outcomes out.
+
+Handlers of notifications that change documents are synchronous, so they
+run in the order the client sent them; requests that need an analysis
+(hover, code actions) are coroutines that wait for the analysis of the
+revision they were sent against, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from lsprotocol import converters, types
+from pygls.exceptions import JsonRpcContentModified, JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+
+from .. import __version__
+from ..report.lsp import lsp_diagnostic
+from ..source import PositionEncoding
+from . import actions
+from .documents import Change, Document, file_path, grammar_path
+from .hover import hover_markdown
+from .incremental import Analyzed, Failed, Outcome, Skipped, Stale
+from .scheduler import Scheduler
+from .settings import SECTION, ClientSettings, ConfigFiles, Settings, client_settings, resolve
+
+logger = logging.getLogger(__name__)
+CONVERTER = converters.get_converter()
+CONFIG_FILE_GLOBS = ("**/boxcheck.toml", "**/pyproject.toml")
+#: how long to wait for the client's answer to ``workspace/configuration``.
+CONFIGURATION_TIMEOUT_SECONDS = 10.0
+
+
+class BoxcheckProtocol(LanguageServerProtocol):
+    """pygls' protocol with two changes: the position encoding, and an answer to every malformed request."""
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams) -> Any:
+        """UTF-8 when the client offers it (the analyzer's own offsets), else LSP's default, UTF-16.
+
+        pygls takes the client's first preference; narrowing the offer to the one we want keeps the rest of
+        its initialization (the workspace's own position codec included) in step with that choice.
+        """
+        general = params.capabilities.general
+        if general is not None:
+            offered = [str(e.value if hasattr(e, "value") else e) for e in general.position_encodings or ()]
+            chosen = PositionEncoding.UTF8 if PositionEncoding.UTF8.value in offered else PositionEncoding.UTF16
+            general.position_encodings = [types.PositionEncodingKind(chosen.value)]
+        return (yield from super().lsp_initialize(params))
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """A request whose params do not fit the method still gets a response (InvalidParams), as JSON-RPC asks."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if isinstance(data, dict) and "method" in data and isinstance(data.get("id"), (int, str)):
+                self._send_response(data["id"], None, error.to_response_error())
+            raise
+
+
+class BoxcheckServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("boxcheck", __version__, protocol_cls=BoxcheckProtocol,
+                         text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.client = ClientSettings()
+        self.config_files = ConfigFiles()
+        self.scheduler = Scheduler(self.settings_for, self.publish)
+        #: problems already shown to the user, so that one broken file is not announced on every keystroke.
+        self.shown_problems: set[str] = set()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Malformed messages and handler failures go to the client's log, not to pop-ups."""
+        logger.error("%s", error)
+        self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"boxcheck: {error}"))
+
+    @property
+    def encoding(self) -> PositionEncoding:
+        kind = self.workspace.position_encoding
+        return PositionEncoding(str(getattr(kind, "value", kind) or PositionEncoding.UTF16.value))
+
+    def tell(self, problems: list[str], kind: types.MessageType = types.MessageType.Warning) -> None:
+        for problem in problems:
+            if problem not in self.shown_problems:
+                self.shown_problems.add(problem)
+                logger.warning("%s", problem)
+                self.window_show_message(types.ShowMessageParams(kind, problem))
+
+    # -- settings ---------------------------------------------------------------------------
+
+    def settings_for(self, document: Document) -> Settings:
+        settings, problems = resolve(file_path(document.uri), self.config_files, self.client)
+        self.tell(problems, types.MessageType.Error)
+        return settings
+
+    def update_client_settings(self, raw: Any) -> bool:
+        """Apply the editor's settings; True when they changed."""
+        updated, problems = client_settings(raw, self.client)
+        self.tell(problems)
+        changed = updated != self.client
+        self.client = updated
+        return changed
+
+    def configuration_changed(self) -> None:
+        self.config_files.clear()
+        self.shown_problems.clear()
+        self.scheduler.refresh()
+
+    async def pull_configuration(self) -> None:
+        """Ask a client that supports ``workspace/configuration`` for the ``boxcheck`` section."""
+        if not getattr(self.client_capabilities.workspace, "configuration", False):
+            return
+        params = types.ConfigurationParams([types.ConfigurationItem(section=SECTION)])
+        try:
+            result = await asyncio.wait_for(self.workspace_configuration_async(params),
+                                            CONFIGURATION_TIMEOUT_SECONDS)
+        except (asyncio.TimeoutError, JsonRpcException) as error:
+            logger.warning("workspace/configuration failed: %r", error)
+            return
+        if result and self.update_client_settings(result[0]):
+            self.configuration_changed()
+
+    async def watch_configuration_files(self) -> None:
+        if not getattr(getattr(self.client_capabilities.workspace, "did_change_watched_files", None),
+                       "dynamic_registration", False):
+            return
+        options = types.DidChangeWatchedFilesRegistrationOptions(
+            [types.FileSystemWatcher(glob_pattern=glob) for glob in CONFIG_FILE_GLOBS])
+        registration = types.Registration("boxcheck-configuration-files", types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                                          CONVERTER.unstructure(options))
+        try:
+            await asyncio.wait_for(self.client_register_capability_async(types.RegistrationParams([registration])),
+                                   CONFIGURATION_TIMEOUT_SECONDS)
+        except (asyncio.TimeoutError, JsonRpcException) as error:
+            logger.warning("could not watch configuration files: %r", error)
+
+    # -- publishing -------------------------------------------------------------------------
+
+    def publish(self, document: Document, outcome: Outcome) -> None:
+        if isinstance(outcome, Failed):
+            logger.error("analysis of %s failed:\n%s", document.uri, outcome.message)
+            self.window_log_message(types.LogMessageParams(
+                types.MessageType.Error, f"boxcheck: internal error on {document.uri} (please report it):\n"
+                                         f"{outcome.message}"))
+            return
+        diagnostics: list[dict[str, Any]] = []
+        if isinstance(outcome, Skipped):
+            self.tell([outcome.message])
+        elif isinstance(outcome, Analyzed):
+            logger.info("analyzed %s v%s: parse %.1f ms (%s), analysis %.1f ms", document.uri, outcome.version,
+                        outcome.parse_seconds * 1000, "incremental" if outcome.incremental else "full",
+                        outcome.analyze_seconds * 1000)
+            encoding = self.encoding
+            diagnostics = [lsp_diagnostic(outcome.analysis, d, document.uri, encoding) for d in outcome.diagnostics]
+        self.clear_or_publish(document.uri, document.version, diagnostics)
+
+    def clear_or_publish(self, uri: str, version: int | None, diagnostics: list[dict[str, Any]]) -> None:
+        params: dict[str, Any] = {"uri": uri, "diagnostics": diagnostics}
+        if version is not None:
+            params["version"] = version
+        self.text_document_publish_diagnostics(CONVERTER.structure(params, types.PublishDiagnosticsParams))
+
+    async def analyzed(self, uri: str) -> Analyzed | None:
+        """The analysis of the document as the request saw it; ContentModified if it changed meanwhile."""
+        document = self.scheduler.documents.get(uri)
+        if document is None:
+            return None
+        outcome = await self.scheduler.current(document)
+        if isinstance(outcome, Stale):
+            raise JsonRpcContentModified(f"{uri} changed while the request was being answered")
+        return outcome if isinstance(outcome, Analyzed) else None
+
+
+def build() -> BoxcheckServer:
+    server = BoxcheckServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(params: types.InitializeParams) -> None:
+        server.update_client_settings(params.initialization_options)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(params: types.InitializedParams) -> None:
+        await server.watch_configuration_files()
+        await server.pull_configuration()
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(params: Any) -> None:
+        server.scheduler.stop()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        path = grammar_path(item.uri, item.language_id)
+        if path is None:
+            return
+        server.scheduler.open(Document.open(item.uri, path, item.version, item.text))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        document = server.scheduler.documents.get(params.text_document.uri)
+        if document is None:
+            return
+        changes = []
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                start, end = change.range.start, change.range.end
+                changes.append(Change(change.text, ((start.line, start.character), (end.line, end.character))))
+            else:
+                changes.append(Change(change.text))
+        document.apply(changes, params.text_document.version, server.encoding)
+        server.scheduler.changed(document, server.client.debounce_ms / 1000)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        document = server.scheduler.documents.get(params.text_document.uri)
+        if document is None:
+            return
+        server.config_files.clear()
+        document.revision += 1
+        server.scheduler.now(document)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        if uri in server.scheduler.documents:
+            server.scheduler.close(uri)
+            server.clear_or_publish(uri, None, [])
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
+        if params.settings is None or params.settings == {}:
+            await server.pull_configuration()
+        elif server.update_client_settings(params.settings):
+            server.configuration_changed()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+        if any(change.uri.endswith(("/boxcheck.toml", "/pyproject.toml")) for change in params.changes):
+            server.configuration_changed()
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        analyzed = await server.analyzed(params.text_document.uri)
+        if analyzed is None:
+            return None
+        source = analyzed.analysis.source
+        encoding = server.encoding
+        offset = source.offset_at(params.position.line, params.position.character, encoding)
+        occurrence = analyzed.index.at(offset)
+        if occurrence is None:
+            return None
+        text = hover_markdown(analyzed.analysis, occurrence.decision)
+        formats = getattr(getattr(server.client_capabilities.text_document, "hover", None), "content_format", None)
+        kind = (types.MarkupKind.Markdown if not formats or types.MarkupKind.Markdown in formats
+                else types.MarkupKind.PlainText)
+        return CONVERTER.structure({"contents": {"kind": kind.value, "value": text},
+                                    "range": source.lsp_range(occurrence.start, occurrence.end, encoding)},
+                                   types.Hover)
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]))
+    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        uri = params.text_document.uri
+        analyzed = await server.analyzed(uri)
+        if analyzed is None:
+            return None
+        source = analyzed.analysis.source
+        encoding = server.encoding
+        start = source.offset_at(params.range.start.line, params.range.start.character, encoding)
+        end = source.offset_at(params.range.end.line, params.range.end.character, encoding)
+        only = [str(getattr(k, "value", k)) for k in params.context.only] if params.context.only else None
+        out = []
+        for fix in actions.touching(analyzed.fixes, start, end, only):
+            lsp = (lsp_diagnostic(analyzed.analysis, fix.diagnostic, uri, encoding)
+                   if fix.diagnostic is not None else None)
+            action = actions.code_action(fix, uri, lambda s, e: source.lsp_range(s, e, encoding), lsp)
+            out.append(CONVERTER.structure(action, types.CodeAction))
+        return out
+
+    return server

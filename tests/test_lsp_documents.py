@@ -1,0 +1,133 @@
+"""Documents of the language server: LSP positions to bytes, incremental edits, and re-parsing with them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from capture_analysis.analyze import analyze_text
+from capture_analysis.lsp.documents import Change, Document, file_path, grammar_path
+from capture_analysis.lsp.incremental import Analyzed, Stale, TreeKeeper
+from capture_analysis.parsing import parse
+from capture_analysis.source import PositionEncoding, SourceFile
+
+from .lsp.local import DEFAULT_SETTINGS
+from .lsp.text import index_of, position_of
+
+SAMPLE = ('function f(a) {\r\n  let café = "😀";\n  const 名 = () => café;\n  café = "🎉" + a;\n'
+          '  return 名;\n}\n')
+
+
+@pytest.mark.parametrize("encoding", list(PositionEncoding))
+def test_offset_at_inverts_lsp_position_at_every_character_boundary(encoding):
+    source = SourceFile("t.ts", SAMPLE)
+    boundaries = [len(SAMPLE[:i].encode()) for i in range(len(SAMPLE) + 1)
+                  if not (SAMPLE[i - 1:i] == "\r" and SAMPLE[i:i + 1] == "\n")]
+    for offset in boundaries:
+        position = source.lsp_position(offset, encoding)
+        assert source.offset_at(position["line"], position["character"], encoding) == offset
+
+
+def test_offset_at_clamps_like_lsp_says():
+    source = SourceFile("t.ts", "a😀b\r\nxy")
+    assert source.offset_at(0, 2) == 1            # inside the surrogate pair: the emoji's start
+    assert source.offset_at(0, 99) == len("a😀b".encode())   # past the line's end: before \r\n
+    assert source.offset_at(7, 0) == len(source.data)        # past the last line: the end
+    assert source.offset_at(0, 2, PositionEncoding.UTF8) == 1  # inside a UTF-8 sequence
+    assert source.point(source.offset_at(1, 1)) == (1, 1)
+
+
+def test_file_uris_and_languages_pick_the_grammar():
+    assert file_path("file:///tmp/a%20b/c.ts") == "/tmp/a b/c.ts"
+    assert file_path("untitled:Untitled-1") is None
+    assert grammar_path("file:///x/a.tsx", "typescriptreact") == "/x/a.tsx"
+    assert grammar_path("untitled:Untitled-1", "typescript") == "untitled:Untitled-1.ts"
+    assert grammar_path("untitled:Untitled-2", "javascriptreact") == "untitled:Untitled-2.jsx"
+    assert grammar_path("file:///x/notes.md", "markdown") is None
+
+
+def lsp_change(text: str, start: int, end: int, new: str) -> Change:
+    a, b = position_of(text, start), position_of(text, end)
+    return Change(new, ((a["line"], a["character"]), (b["line"], b["character"])))
+
+
+def test_a_change_with_astral_characters_splices_the_right_bytes():
+    document = Document.open("file:///t.ts", "t.ts", 1, SAMPLE)
+    text = SAMPLE
+    start = text.index("🎉")
+    document.apply([lsp_change(text, start, start + 1, "x😀y")], 2, PositionEncoding.UTF16)
+    text = text[:start] + "x😀y" + text[start + 1:]
+    assert document.source.text == text
+    assert document.version == 2 and document.revision == 1
+    (edit,) = document.snapshot().edits
+    assert (edit.start_byte, edit.old_end_byte, edit.new_end_byte) == (
+        len(SAMPLE[:start].encode()), len(SAMPLE[:start + 1].encode()), len(SAMPLE[:start].encode()) + 6)
+    assert edit.start_point == (3, len('  café = "'.encode()))
+
+
+def test_several_changes_of_one_notification_apply_in_order_and_a_whole_text_resets():
+    document = Document.open("file:///t.ts", "t.ts", 1, "let a = 1;\n")
+    document.apply([Change("b", ((0, 4), (0, 5))), Change("2", ((0, 8), (0, 9)))], 2, PositionEncoding.UTF16)
+    assert document.source.text == "let b = 2;\n"
+    document.snapshot()
+    document.apply([Change("const c = 3;\n")], 3, PositionEncoding.UTF16)
+    snapshot = document.snapshot()
+    assert snapshot.reset and snapshot.edits == () and snapshot.source.text == "const c = 3;\n"
+
+
+ALPHABET = st.sampled_from(["a", "x", " ", "\n", "\r\n", "😀", "é", "名", "(", ")", "{", "}", ";", "=", "let ",
+                            "() => ", "n++", "`", "${", '"', "//", "/*", "*/"])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([SAMPLE, "function g() { let n = 0; return () => n; }\n", ""]), st.data())
+def test_incremental_parse_equals_a_fresh_parse(initial, data):
+    """Random edits, some per notification, some per snapshot: the kept tree always matches the text."""
+    keeper = TreeKeeper()
+    document = Document.open("file:///t.ts", "t.ts", 0, initial)
+    keeper.update(document.snapshot())
+    text = initial
+    for version in range(1, data.draw(st.integers(1, 6)) + 1):
+        changes = []
+        for _ in range(data.draw(st.integers(1, 3))):
+            cuts = [i for i in range(len(text) + 1) if not (text[i - 1:i] == "\r" and text[i:i + 1] == "\n")]
+            start = data.draw(st.sampled_from(cuts))
+            end = data.draw(st.sampled_from([c for c in cuts if start <= c <= start + 8]))
+            inserted = "".join(data.draw(st.lists(ALPHABET, max_size=4)))
+            changes.append(lsp_change(text, start, end, inserted))
+            text = text[:start] + inserted + text[end:]
+        document.apply(changes, version, PositionEncoding.UTF16)
+        assert document.source.text == text
+        if data.draw(st.booleans()):
+            tree, incremental = keeper.update(document.snapshot())
+            assert incremental
+            assert str(tree.root_node) == str(parse(document.source.data, "t.ts").root_node)
+
+
+def test_the_job_analyzes_like_the_command_line_and_skips_stale_revisions():
+    keeper = TreeKeeper()
+    text = "function f() { let n = 0; return () => n++; }\n"
+    document = Document.open("file:///t.ts", "t.ts", 1, text)
+    first = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
+    assert isinstance(first, Analyzed) and not first.incremental
+    declared, used = text.index("n ="), text.index("n++")
+    document.apply([lsp_change(text, declared, declared + 1, "m"), lsp_change(text, used, used + 1, "m")], 2,
+                   PositionEncoding.UTF16)
+    snapshot = document.snapshot()
+    assert isinstance(keeper.run(snapshot, DEFAULT_SETTINGS, lambda: snapshot.revision + 1), Stale)
+    document.apply([lsp_change(text, used + 1, used + 3, "")], 3, PositionEncoding.UTF16)
+    outcome = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
+    assert isinstance(outcome, Analyzed) and outcome.incremental and outcome.version == 3
+    expected = analyze_text("t.ts", "function f() { let m = 0; return () => m; }\n")
+    assert document.source.text == "function f() { let m = 0; return () => m; }\n"
+    assert [(d.rule.code, d.start, d.message) for d in outcome.diagnostics] == [
+        (d.rule.code, d.start, d.message) for d in expected.diagnostics]
+    assert [d.storage for d in outcome.analysis.decisions] == [d.storage for d in expected.decisions]
+
+
+def test_index_of_agrees_with_position_of():
+    for i in range(len(SAMPLE) + 1):
+        p = position_of(SAMPLE, i)
+        if not (SAMPLE[i - 1:i] == "\r" and SAMPLE[i:i + 1] == "\n"):
+            assert index_of(SAMPLE, p["line"], p["character"]) == i
