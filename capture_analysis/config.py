@@ -25,7 +25,7 @@ import os
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ class Config:
         if root is None or not (self.include or self.exclude):
             return False
         relative = os.path.relpath(os.path.abspath(path), root)
-        if relative.startswith(os.pardir):
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
             return False
         relative = relative.replace(os.sep, "/")
         if self.include and not patterns(self.include).match_file(relative):
@@ -95,7 +95,7 @@ class Config:
         return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def patterns(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(globs)
 

@@ -82,11 +82,11 @@ def reported(fmt: str, out: str) -> list[tuple[str, int, int, str]]:
     """(code, 1-based line, 1-based UTF-16 column, message) of each diagnostic, read from one format's output."""
     if fmt == "text":
         return [(m["code"], int(m["line"]), int(m["col"]), m["message"]) for m in
-                re.finditer(r"^\S+:(?P<line>\d+):(?P<col>\d+): \w+\[(?P<code>BX\d+)\] (?P<message>.*)$", out, re.M)]
+                re.finditer(r"^\S+:(?P<line>\d+):(?P<col>\d+): \w+\[(?P<code>BX\d+)\] (?P<message>.*)$", out, re.MULTILINE)]
     if fmt == "github":
         return [(m["code"], int(m["line"]), int(m["col"]), m["message"]) for m in
                 re.finditer(r"^::\w+ file=[^,]*,line=(?P<line>\d+),col=(?P<col>\d+),.*?title=(?P<code>BX\d+)[^:]*"
-                            r"::(?P<message>.*)$", out, re.M)]
+                            r"::(?P<message>.*)$", out, re.MULTILINE)]
     doc = json.loads(out)
     if fmt == "json":
         return [(d["code"], d["line"], d["column"], d["message"]) for d in doc["files"][0]["diagnostics"]]

@@ -16,7 +16,7 @@ def hook() -> dict[str, str]:
     """The one hook's ``key: value`` lines (the file is a single flat mapping, kept so on purpose)."""
     text = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
     assert text.count("- id:") == 1
-    return dict(re.findall(r"^(?:- |  )(\w+): (.*)$", text, re.M))
+    return dict(re.findall(r"^(?:- |  )(\w+): (.*)$", text, re.MULTILINE))
 
 
 def test_entry_is_the_console_script():

@@ -38,7 +38,7 @@ def test_paths_and_stdin_together_are_a_usage_error(monkeypatch, capsys):
 
 def test_binary_input_is_skipped_with_a_message(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    code, out = run_cli("--stdin-filename", "a.ts", stdin=b"\x00\x01\x02")
+    code, _ = run_cli("--stdin-filename", "a.ts", stdin=b"\x00\x01\x02")
     assert code == 0
     assert "a.ts: skipped: binary file" in capsys.readouterr().err
 

@@ -122,8 +122,8 @@ def test_file_directive_that_only_repeats_a_line_directive_is_unused():
 
 def test_unknown_code_is_reported():
     found = findings(COUNTER % "  // boxcheck-ignore BX101, BX999")
-    assert found == [("BX003", 2, "`boxcheck-ignore` names unknown code BX999; "
-                                  "`boxcheck --explain CODE` lists the known ones")]
+    message = "`boxcheck-ignore` names unknown code BX999; `boxcheck --explain CODE` lists the known ones"
+    assert found == [("BX003", 2, message)]
 
 
 def test_file_without_marker_is_not_parsed_again():
@@ -141,7 +141,7 @@ def test_fail_on_ignores_suppressed_findings(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     path = write(tmp_path, COUNTER % "  // boxcheck-ignore BX101 -- reviewed")
     assert run_cli("--fail-on", "warning", path)[0] == 0
-    code, out = run_cli("--format", "json", path)
+    _, out = run_cli("--format", "json", path)
     assert json.loads(out)["files"][0]["diagnostics"] == []
 
 
