@@ -16,7 +16,7 @@ from . import __version__, suppressions
 from . import config as configuration
 from .analyze import analyze_source
 from .files import collect
-from .loading import LoadError, load, load_stream
+from .loading import DEFAULT_MAX_BYTES, LoadError, load, load_stream
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .rules import RULES, Severity
@@ -58,8 +58,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--explain", nargs="?", const=True, default=None, metavar="CODE",
                         help="with a rule code (BX101): print that rule's documentation; "
                              "alone: print the evidence chain under each diagnostic")
+    parser.add_argument("--max-file-size", type=size_in_bytes, default=DEFAULT_MAX_BYTES, metavar="BYTES",
+                        help="skip files larger than this, with a message (default: 20M; accepts K and M suffixes)")
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
+
+
+def size_in_bytes(text: str) -> int:
+    match = re.fullmatch(r"(\d+)([kKmM]?)", text.strip())
+    if not match:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (use e.g. 500K or 50M)")
+    return int(match.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[match.group(2).lower()]
 
 
 def severity_override(text: str) -> tuple[str, Severity | None]:
@@ -156,9 +165,9 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
     failed = False
     for path in inputs(args, collected.files, settings):
         if args.stdin_filename is not None:
-            loaded = load_stream(path, sys.stdin.buffer)
+            loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
         else:
-            loaded = load(path)
+            loaded = load(path, args.max_file_size)
         if isinstance(loaded, LoadError):
             print(f"boxcheck: {path}: {loaded.message}", file=sys.stderr)
             io_errors += loaded.is_error
