@@ -101,11 +101,12 @@ class Decider:
             return Decision(binding, Storage.MODULE, "declared at module top level: one environment per program")
         capturing = [r for r in binding.references if r.closure is not binding.closure]
         writes = [r for r in binding.references if r.is_write]
-        capturers: list[Closure] = []
+        found: dict[Closure, None] = {}
         for ref in capturing:
             capturer = binding.closure.child_containing(ref.closure)
-            if capturer is not None and capturer not in capturers:
-                capturers.append(capturer)
+            if capturer is not None:
+                found[capturer] = None
+        capturers = list(found)
         decision = Decision(binding, Storage.LOCAL, "", capturers, writes)
         conservative = self.conservative_reason(binding)
         if conservative is not None:
@@ -171,31 +172,37 @@ class Decider:
 
     def late_write(self, binding: Binding, writes: list[Reference],
                    capturers: list[Closure]) -> tuple[Reference, Closure] | None:
+        """The first write that can happen after some capturer was created, with that capturer.
+
+        Linear in writes and capturers (times the loops of the function): a generated
+        function with half a million closures and writes must not take quadratic time.
+        """
         for write in writes:
             if write.closure is not binding.closure:
                 return write, binding.closure.child_containing(write.closure) or capturers[0]
+        own_loop = binding.per_iteration_of
+        in_head = [c for c in capturers if own_loop is not None and own_loop.in_head_clause(c.creation_offset)]
+        in_body = [c for c in capturers if not (own_loop is not None and own_loop.in_head_clause(c.creation_offset))]
+        first_head = min(in_head, key=lambda c: c.creation_offset, default=None)
+        first_body = min(in_body, key=lambda c: c.creation_offset, default=None)
+        loops_with_capture: dict[int, Closure] = {}
+        for capturer in capturers:
+            for index, loop in enumerate(binding.closure.loops):
+                if index not in loops_with_capture and loop.repeats(capturer.creation_offset):
+                    loops_with_capture[index] = capturer
         for write in writes:
-            for capturer in capturers:
-                if self.write_follows(binding, write, capturer):
+            if first_head is not None and own_loop is not None and own_loop.repeats(write.start):
+                # A closure made in the update clause lives in the next turn's copy, which the
+                # next test and body write.
+                return write, first_head
+            head_write = own_loop is not None and own_loop.in_head_clause(write.start)
+            if first_body is not None and write.start > first_body.creation_offset and not head_write:
+                return write, first_body  # the test and update act on the next iteration's fresh copy
+            for index, capturer in loops_with_capture.items():
+                loop = binding.closure.loops[index]
+                if loop.repeats(write.start) and not self.owns(loop, binding):
                     return write, capturer
         return None
-
-    def write_follows(self, binding: Binding, write: Reference, capturer: Closure) -> bool:
-        created = capturer.creation_offset
-        own_loop = binding.per_iteration_of
-        if own_loop is not None and own_loop.in_head_clause(created):
-            # A closure made in the update clause lives in the next turn's copy, which the
-            # next test and body write.
-            if own_loop.repeats(write.start):
-                return True
-        if write.start > created:
-            if own_loop is not None and own_loop.in_head_clause(write.start) and not own_loop.in_head_clause(created):
-                return False  # the test and update act on the next iteration's fresh copy
-            return True
-        for loop in binding.closure.loops:
-            if loop.repeats(write.start) and loop.repeats(created) and not self.owns(loop, binding):
-                return True
-        return False
 
     @staticmethod
     def owns(loop: Loop, binding: Binding) -> bool:
@@ -213,18 +220,21 @@ class Decider:
         The closure that writes (or captures early) is tried first, so the message names one culprit.
         """
         instance_loop = binding.scope.instance_loop
-        ordered = sorted(capturing, key=lambda r: not self.inside(r.closure, culprit))
-        for ref in ordered:
+        holders: dict[Closure, None] = {}
+        for ref in sorted(capturing, key=lambda r: not self.inside(r.closure, culprit)):
             holder: Closure | None = ref.closure
-            while holder is not None and holder is not binding.closure:
-                if self.graph.escapes(holder):
-                    return holder, self.graph.escape_chain(holder)
-                if instance_loop is not None:
-                    kept = self.kept_outside(holder, instance_loop)
-                    if kept is not None:
-                        return holder, [Step(holder.name_start, f"{describe(holder)}: stored in `{kept.name}`, "
-                                                                 "which outlives the loop iteration")]
+            while holder is not None and holder is not binding.closure and holder not in holders:
+                holders[holder] = None
                 holder = holder.parent
+        for holder in holders:
+            if self.graph.escapes(holder):
+                return holder, self.graph.escape_chain(holder)
+        if instance_loop is not None:
+            for holder in holders:
+                kept = self.kept_outside(holder, instance_loop)
+                if kept is not None:
+                    return holder, [Step(holder.name_start, f"{describe(holder)}: stored in `{kept.name}`, "
+                                                             "which outlives the loop iteration", describe(holder))]
         return None
 
     @staticmethod

@@ -43,23 +43,36 @@ class Step:
 
 
 class EscapeGraph:
+    """Built on first use: most files decide every binding `local` or `value` and never ask."""
+
     def __init__(self, model: FileModel):
-        self.graph = nx.DiGraph()
-        self.graph.add_node(ESCAPE)
-        for closure in model.closures:
-            if not closure.is_module:
-                self._closure_edges(closure)
-        for ref in model.references:
-            if ref.binding is not None:
-                self._reference_edges(ref, ref.binding)
-        for binding in model.bindings:
-            if binding.exported:
-                self._edge(binding, ESCAPE, binding.start, "exported")
-        self._escaping = nx.ancestors(self.graph, ESCAPE)
+        self.model = model
+        self._graph: nx.DiGraph | None = None
+        self._escaping: set[object] = set()
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        if self._graph is None:
+            self._graph = nx.DiGraph()
+            self._graph.add_node(ESCAPE)
+            model = self.model
+            for closure in model.closures:
+                if not closure.is_module:
+                    self._closure_edges(closure)
+            for ref in model.references:
+                if ref.binding is not None:
+                    self._reference_edges(ref, ref.binding)
+            for binding in model.bindings:
+                if binding.exported:
+                    self._edge(binding, ESCAPE, binding.start, "exported")
+            self._escaping = nx.ancestors(self._graph, ESCAPE)
+        return self._graph
 
     def _edge(self, source: object, target: object, offset: int, why: str) -> None:
-        if not self.graph.has_edge(source, target):
-            self.graph.add_edge(source, target, offset=offset, why=why)
+        graph = self._graph
+        assert graph is not None
+        if not graph.has_edge(source, target):
+            graph.add_edge(source, target, offset=offset, why=why)
 
     def _flow_target(self, target: object) -> Binding | None:
         if isinstance(target, Reference):
@@ -67,7 +80,8 @@ class EscapeGraph:
         return target if isinstance(target, Binding) else None
 
     def _closure_edges(self, closure: Closure) -> None:
-        self.graph.add_node(closure)
+        assert self._graph is not None
+        self._graph.add_node(closure)
         use = closure.use
         if closure.binding is not None:
             self._edge(closure, closure.binding, closure.start, f"declared as `{closure.binding.name}`")
@@ -100,7 +114,7 @@ class EscapeGraph:
                 holder = holder.parent
 
     def escapes(self, closure: Closure) -> bool:
-        return closure in self._escaping
+        return self.graph is not None and closure in self._escaping
 
     def reaches(self, closure: Closure) -> set[object]:
         return nx.descendants(self.graph, closure) if closure in self.graph else set()

@@ -130,17 +130,39 @@ class Scope:
     pending: list[Reference] = field(default_factory=list)
     has_direct_eval: bool = False
 
+    #: memo of ``instance_loop`` (``_UNKNOWN`` until computed).
+    instance_memo: object = field(default_factory=lambda: _UNKNOWN)
+
     @property
     def instance_loop(self) -> Loop | None:
-        """The innermost loop whose iterations each get a fresh copy of this scope."""
+        """The innermost loop whose iterations each get a fresh copy of this scope (None: the activation).
+
+        Computed once per scope, iteratively, so deeply nested blocks cost linear time.
+        """
+        if self.instance_memo is not _UNKNOWN:
+            return self.instance_memo  # type: ignore[return-value]
+        chain: list[Scope] = []
         scope: Scope | None = self
-        while scope is not None and scope.closure is self.closure:
+        result: Loop | None = None
+        while scope is not None:
+            if scope.instance_memo is not _UNKNOWN:
+                result = scope.instance_memo  # type: ignore[assignment]
+                break
+            chain.append(scope)
             if scope.loop is not None:
-                return scope.loop
-            if scope.kind is ScopeKind.FUNCTION:
-                return None
-            scope = scope.parent
-        return None
+                result = scope.loop
+                break
+            parent = scope.parent
+            if scope.kind is ScopeKind.FUNCTION or parent is None or parent.closure is not scope.closure:
+                result = None
+                break
+            scope = parent
+        for walked in chain:
+            walked.instance_memo = result
+        return result
+
+
+_UNKNOWN = object()
 
 
 @dataclass(slots=True, eq=False)
