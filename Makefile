@@ -2,7 +2,7 @@
 PYTHON ?= python3
 BOXCHECK = $(PYTHON) -m capture_analysis
 
-.PHONY: install demo test examples rules
+.PHONY: install demo test examples rules golden
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
@@ -21,3 +21,8 @@ examples:
 # Regenerate docs/rules.md from the rule catalogue (a test fails when it is stale).
 rules:
 	$(PYTHON) -m capture_analysis.rules_doc --write
+
+# Rewrite tests/golden/ (lsp, sarif, github, text outputs of the examples and tests/unicode/) after an intended change.
+golden:
+	BOXCHECK_UPDATE_GOLDEN=1 $(PYTHON) -m pytest -q tests/test_format_lsp.py tests/test_format_sarif.py \
+		tests/test_format_github.py tests/test_format_text_and_json.py

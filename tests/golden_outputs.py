@@ -3,7 +3,7 @@
 Outputs are made stable before they are compared: the repository's own
 ``file://`` URI (in LSP ``uri``/``href`` and SARIF base URIs) becomes
 ``file:///ROOT``, so the golden files do not depend on the checkout's place.
-Set ``BOXCHECK_UPDATE_GOLDEN=1`` to rewrite them after an intended change.
+``make golden`` (``BOXCHECK_UPDATE_GOLDEN=1``) rewrites them after an intended change.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import io
 import os
 import sys
 from contextlib import redirect_stdout
-from pathlib import Path
 
 from capture_analysis.cli import main
 
@@ -51,6 +50,6 @@ def check_golden(name: str, text: str) -> None:
     golden = GOLDEN / name
     if os.environ.get("BOXCHECK_UPDATE_GOLDEN"):
         golden.write_text(text, encoding="utf-8")
-    assert golden.exists(), f"{golden} is missing; run BOXCHECK_UPDATE_GOLDEN=1 pytest {Path(__file__).parent}"
+    assert golden.exists(), f"{golden} is missing; run `make golden`"
     assert text == golden.read_text(encoding="utf-8"), \
-        f"{name} differs from its golden file; rerun with BOXCHECK_UPDATE_GOLDEN=1 if the change is intended"
+        f"{name} differs from its golden file; run `make golden` if the change is intended"
