@@ -1,28 +1,28 @@
 // Closures created in loops.
 
 // `for (let ...)`: a fresh `i` per iteration, never written after capture.
-export function perIterationLet(n: number) {
+export function perIterationLet(n: number) { //~ allocates nothing
   const out: Array<() => number> = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n; i++) { //~ i: value
     out.push(() => i);
   }
   return out;
 }
 
 // `for (var ...)`: one `i` for the whole call, written by the update after each capture.
-export function sharedVar(n: number) {
+export function sharedVar(n: number) { //~ allocates 1 per call
   const out: Array<() => number> = [];
-  for (var i = 0; i < n; i++) {
+  for (var i = 0; i < n; i++) { //~ i: box
     out.push(() => i);
   }
   return out;
 }
 
 // A `let` in the loop body, mutated by its closure: one box per iteration.
-export function counterPerIteration(n: number) {
+export function counterPerIteration(n: number) { //~ allocates 1 per iteration
   const out: Array<() => number> = [];
-  for (let i = 0; i < n; i++) {
-    let hits = 0;
+  for (let i = 0; i < n; i++) { //~ i: value
+    let hits = 0; //~ hits: box
     out.push(() => ++hits + i);
   }
   return out;
@@ -30,8 +30,8 @@ export function counterPerIteration(n: number) {
 
 // An outer `let` written in the loop before the closure: the next iteration's
 // write follows this iteration's closure, so it is not a by-value capture.
-export function writeThenCaptureInLoop(items: number[]) {
-  let last = 0;
+export function writeThenCaptureInLoop(items: number[]) { //~ allocates 1 per call
+  let last = 0; //~ last: box
   const out: Array<() => number> = [];
   for (const item of items) {
     last = item;
@@ -41,8 +41,8 @@ export function writeThenCaptureInLoop(items: number[]) {
 }
 
 // A local helper that is only called: the mutated `sum` can live in the frame.
-export function sumWithHelper(items: number[]) {
-  let sum = 0;
+export function sumWithHelper(items: number[]) { //~ allocates nothing
+  let sum = 0; //~ sum: stack
   const add = (x: number) => {
     sum += x;
   };

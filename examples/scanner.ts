@@ -6,29 +6,29 @@ export interface Token {
   text: string;
 }
 
-export function createScanner(text: string, skipTrivia: boolean) {
-  var pos = 0;
-  var tokenStart = 0;
-  var token = "";
-  var errors: string[] = [];
-  const end = text.length;
-  const isDigit = (ch: string) => ch >= "0" && ch <= "9";
+export function createScanner(text: string, skipTrivia: boolean) { //~ allocates 1 per call; text: value, skipTrivia: value
+  var pos = 0; //~ pos: context
+  var tokenStart = 0; //~ tokenStart: context
+  var token = ""; //~ token: context
+  var errors: string[] = []; //~ errors: context
+  const end = text.length; //~ end: context; reports BX103 "captured by `scanNumber`"
+  const isDigit = (ch: string) => ch >= "0" && ch <= "9"; //~ isDigit: context; reports BX103
 
-  function error(message: string) {
+  function error(message: string) { //~ error: value
     errors.push(`${message} at ${pos}`);
   }
 
-  function scanNumber() {
+  function scanNumber() { //~ scanNumber: value
     while (pos < end && isDigit(text[pos])) pos++;
     return "number";
   }
 
-  function scanIdentifier() {
+  function scanIdentifier() { //~ scanIdentifier: value
     while (pos < end && /[A-Za-z_$0-9]/.test(text[pos])) pos++;
     return "identifier";
   }
 
-  function scan(): string {
+  function scan(): string { //~ scan: value
     tokenStart = pos;
     if (pos >= end) return (token = "eof");
     const ch = text[pos];
@@ -43,7 +43,7 @@ export function createScanner(text: string, skipTrivia: boolean) {
     return (token = "punctuation");
   }
 
-  function tokens(): Token[] {
+  function tokens(): Token[] { //~ tokens: local
     const out: Token[] = [];
     while (scan() !== "eof") out.push({ kind: token, text: text.slice(tokenStart, pos) });
     return out;

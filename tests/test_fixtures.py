@@ -1,0 +1,44 @@
+"""The behaviour suite: every fixture and example checked by ``boxcheck verify``, one test per file.
+
+A fixture states its expected storages, allocations and diagnostics inline
+(docs/expectations.md); a failure here names the file and prints each
+mismatching line.  Known-wrong answers (``BAD:``) do not fail, but a marker
+that the tool has outgrown does.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from capture_analysis.expect import parse_annotations
+from capture_analysis.files import collect
+from capture_analysis.loading import load
+from capture_analysis.source import SourceFile
+from capture_analysis.verify import verify_path
+
+from .conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+SUITE = [Path(p) for p in collect([str(FIXTURES), str(ROOT / "examples")]).files]
+
+
+def relative(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", SUITE, ids=relative)
+def test_fixture(path: Path):
+    result = verify_path(str(path))
+    problems = [*result.errors, *map(str, result.failures)]
+    assert not problems, "boxcheck verify " + relative(path) + ":\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", SUITE, ids=relative)
+def test_fixture_states_something(path: Path):
+    """A file without annotations would only check the reverse direction: say what it is about."""
+    source = load(str(path))
+    assert isinstance(source, SourceFile)
+    assert parse_annotations(source).annotations, f"{relative(path)} has no //~ annotation"
+
