@@ -42,3 +42,9 @@ def test_fixture_states_something(path: Path):
     assert isinstance(source, SourceFile)
     assert parse_annotations(source).annotations, f"{relative(path)} has no //~ annotation"
 
+
+def test_the_suite_covers_every_feature_with_many_behaviours():
+    features = {p.parent.name for p in SUITE if FIXTURES in p.parents}
+    assert {"writes", "loops", "hoisting", "shadowing", "types", "classes", "objects", "catch", "async",
+            "nesting", "module", "eval", "escape", "grouping", "params"} <= features
+    assert sum(1 for p in SUITE if FIXTURES in p.parents) >= 60
