@@ -28,7 +28,7 @@ from importlib import resources
 import lark
 import tree_sitter
 
-from .model import Storage
+from .model import Binding, BindingKind, Storage
 from .parsing import parse
 from .policies import POLICIES
 from .rules import RULES
@@ -64,18 +64,27 @@ class Amount:
 
 @dataclass(frozen=True, slots=True)
 class StorageExpectation:
-    """``count: context`` or ``f: value or stack``: every binding so named declared on the line."""
+    """``count: context`` or ``f: value or stack``: every binding so named declared on the line.
+
+    ``kind`` tells apart two bindings of one name on a line: a class's outer
+    binding and its inner ``class-name``, ``const f = function f() {}``.
+    """
 
     name: str
     storages: tuple[Storage, ...]
     offset: int
+    kind: BindingKind | None = None
 
     @property
     def subject(self) -> tuple[str, str | None]:
-        return ("storage", self.name)
+        return ("storage", self.name if self.kind is None else f"{self.name} ({self.kind.value})")
+
+    def covers(self, binding: Binding) -> bool:
+        return binding.name == self.name and (self.kind is None or binding.kind is self.kind)
 
     def __str__(self) -> str:
-        return f"{render_name(self.name)}: {' or '.join(s.value for s in self.storages)}"
+        kind = f" ({self.kind.value})" if self.kind is not None else ""
+        return f"{render_name(self.name)}{kind}: {' or '.join(s.value for s in self.storages)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +210,7 @@ TERMINAL_WORDS = {
     "NAME": "a binding name", "QUOTED_NAME": "a binding name", "STORAGE": "a storage (" + ", ".join(
         s.value for s in Storage) + ")", "INT": "a number", "UNIT": "`call` or `iteration`",
     "CODE": "a diagnostic code such as BX101", "STRING": 'a quoted regular expression "..."',
-    "CARETS": "`^`", "UNANNOTATED": "`report` or `ignore`", "NO": "`no`", "NOTHING": "`nothing`",
+    "CARETS": "`^`", "UNANNOTATED": "`report` or `ignore`", "KIND": "a binding kind (let, class-name, ...)", "NO": "`no`", "NOTHING": "`nothing`",
     "$END": "the end of the annotation",
 }
 
@@ -270,12 +279,14 @@ class _Build(lark.Transformer):  # type: ignore[type-arg]
             return token.update("NAME", str(token)[1:-1])
         return token
 
-    def storage(self, children: list[lark.Token]) -> StorageExpectation:
-        name, *storages = children
+    def storage(self, children: list[lark.Token | None]) -> StorageExpectation:
+        name, kind, *storages = children
+        assert name is not None
         values = tuple(Storage(str(s)) for s in storages)
         if len(set(values)) != len(values):
-            raise Malformed(storages[0].start_pos or 0, f"`{name}` lists the same storage twice")
-        return StorageExpectation(str(name), values, self._at(name))
+            raise Malformed(storages[0].start_pos or 0, f"`{name}` lists the same storage twice")  # type: ignore[union-attr]
+        return StorageExpectation(str(name), values, self._at(name),
+                                  None if kind is None else BindingKind(str(kind)))
 
     def storages(self, children: list[StorageExpectation]) -> tuple[StorageExpectation, ...]:
         return tuple(children)

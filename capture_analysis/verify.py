@@ -120,8 +120,8 @@ class Results:
     def line(self, offset: int) -> int:
         return self.source.position(offset).line
 
-    def named(self, line: int, name: str) -> list[Decision]:
-        return [d for d in self.decisions.get(line, []) if d.binding.name == name]
+    def covered(self, line: int, expectation: StorageExpectation) -> list[Decision]:
+        return [d for d in self.decisions.get(line, []) if expectation.covers(d.binding)]
 
     def function(self, line: int, name: str | None) -> FunctionReport | None:
         found = self.functions.get(line, [])
@@ -202,12 +202,13 @@ class Checker:
             self.check_diagnostic(line, expectation, bad)
 
     def check_storage(self, line: int, expected: StorageExpectation, bad: Expectation | None) -> None:
-        decisions = self.results.named(line, expected.name)
+        decisions = self.results.covered(line, expected)
         if not decisions:
             self.result.checked += 1
-            here = ", ".join(f"`{d.binding.name}`" for d in self.results.decisions.get(line, [])) or "none"
-            self.report(Outcome.MISMATCH, line, f"expected {expected}, but no binding `{expected.name}` is "
-                                                f"declared on this line (declared here: {here})")
+            here = ", ".join(f"`{d.binding.name}` ({d.binding.kind.value})"
+                             for d in self.results.decisions.get(line, [])) or "none"
+            self.report(Outcome.MISMATCH, line, f"expected {expected}, but no such binding is declared on this "
+                                                f"line (declared here: {here})")
             return
         for decision in decisions:
             storage = decision.storage
@@ -244,9 +245,9 @@ class Checker:
         else:
             self.judge(line, not matching, bad_matches, str(expected), shown if matching else "none", str(bad))
 
-    def stated_names(self, line: int) -> set[str]:
-        return {e.name for a in self.lines.get(line, []) for e in a.expectations
-                if isinstance(e, StorageExpectation)}
+    def stated(self, line: int, decision: Decision) -> bool:
+        return any(isinstance(e, StorageExpectation) and e.covers(decision.binding)
+                   for a in self.lines.get(line, []) for e in a.expectations)
 
     def reverse(self) -> None:
         """Findings of the checked kinds that no annotation on their line states."""
@@ -254,9 +255,8 @@ class Checker:
         for line, decisions in sorted(self.results.decisions.items()):
             if ignore and line not in self.lines:
                 continue
-            stated = self.stated_names(line)
             for decision in decisions:
-                if decision.storage in CHECKED_STORAGES and decision.binding.name not in stated:
+                if decision.storage in CHECKED_STORAGES and not self.stated(line, decision):
                     self.report(Outcome.UNANNOTATED, line, f"unannotated {decision.binding.name}: "
                                                            f"{decision.storage.value} ({decision.reason})")
         for line, diagnostics in sorted(self.results.diagnostics.items()):
@@ -277,7 +277,7 @@ class Checker:
         decision = diagnostic.decision
         if decision is None or self.results.line(decision.binding.start) != line:
             return False
-        return decision.binding.name in self.stated_names(line) or decision.storage in CHECKED_STORAGES
+        return self.stated(line, decision) or decision.storage in CHECKED_STORAGES
 
 
 def load_expectations(path: str) -> FileExpectations | str:
@@ -405,27 +405,32 @@ class Updater:
                 kept.append(pair[0])
             if pair[1] is not None:
                 kept_bad.append(pair[1])
-        stated = {e.name for e in kept if isinstance(e, StorageExpectation)}
-        for decision in self.results.decisions.get(line, []):
-            name = decision.binding.name
-            if decision.storage in CHECKED_STORAGES and name not in stated:
-                kept.append(StorageExpectation(name, (decision.storage,), decision.binding.start))
-                stated.add(name)
+        decisions = self.results.decisions.get(line, [])
+
+        def stated(decision: Decision) -> bool:
+            return any(isinstance(e, StorageExpectation) and e.covers(decision.binding) for e in kept)
+
+        for decision in decisions:
+            binding = decision.binding
+            if decision.storage in CHECKED_STORAGES and not stated(decision):
+                namesakes = sum(1 for d in decisions if d.binding.name == binding.name)
+                kept.append(StorageExpectation(binding.name, (decision.storage,), binding.start,
+                                               binding.kind if namesakes > 1 else None))
         for diagnostic in self.results.diagnostics.get(line, []):
             covered = any(isinstance(e, DiagnosticExpectation) and e.present
                           and e.matches(diagnostic.rule.code, diagnostic.message) for e in (*kept, *kept_bad))
-            about_stated = diagnostic.decision is not None and diagnostic.decision.binding.name in stated
+            about_stated = diagnostic.decision is not None and stated(diagnostic.decision)
             if not covered and not about_stated:
                 kept.append(DiagnosticExpectation(diagnostic.rule.code, True, None, diagnostic.start))
         return kept, kept_bad
 
     def storage(self, line: int, expected: StorageExpectation,
                 bad: Expectation | None) -> tuple[Expectation | None, Expectation | None]:
-        decisions = self.results.named(line, expected.name)
+        decisions = self.results.covered(line, expected)
         if not decisions:
             return None, None
         actual = tuple(s for s in Storage if any(d.storage is s for d in decisions))
-        now = StorageExpectation(expected.name, actual, expected.offset)
+        now = StorageExpectation(expected.name, actual, expected.offset, expected.kind)
         if set(actual) <= set(expected.storages):
             return expected, None
         if bad is None:

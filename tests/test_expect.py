@@ -17,7 +17,7 @@ from capture_analysis.expect import (
     parse_annotations,
     render,
 )
-from capture_analysis.model import Storage
+from capture_analysis.model import BindingKind, Storage
 from capture_analysis.policies import OPTIMAL, POLICIES
 from capture_analysis.source import SourceFile
 
@@ -45,6 +45,13 @@ def test_storages_with_alternatives():
     assert clauses("//~ count: context, last: value or stack") == ((
         StorageExpectation("count", (Storage.CONTEXT,), 0),
         StorageExpectation("last", (Storage.VALUE, Storage.STACK), 0),
+    ), ())
+
+
+def test_a_kind_tells_apart_two_bindings_of_one_name():
+    assert clauses("//~ Node (class): local, Node (class-name): value") == ((
+        StorageExpectation("Node", (Storage.LOCAL,), 0, BindingKind.CLASS),
+        StorageExpectation("Node", (Storage.VALUE,), 0, BindingKind.CLASS_NAME),
     ), ())
 
 
@@ -117,7 +124,8 @@ def test_policies_registered_at_run_time_are_accepted(monkeypatch):
 @pytest.mark.parametrize(("text", "line", "column", "words"), [
     ("let x = 1; //~ x: bogus\n", 1, 19, "unexpected `bogus`; expected a storage (local, module, value"),
     ("let x = 1; //~ x:\n", 1, 18, "ends early; expected a storage"),
-    ("let x = 1;\n  //~ x box\n", 2, 9, "unexpected `box`; expected `:`"),
+    ("let x = 1;\n  //~ x box\n", 2, 9, "unexpected `box`; expected `(`, `:`"),
+    ("let x = 1; //~ x (lett): box\n", 1, 19, "unexpected `lett`; expected a binding kind"),
     ("let x = 1; //~ x: box,\n", 1, 23, "ends early"),
     ("let x = 1; //~ x: box # why\n", 1, 23, "unexpected `#`"),
     ("let x = 1; //~ allocates 1 per call)\n", 1, 36, "unexpected `)`; expected `(`, `,`, `;`, the end"),
@@ -158,6 +166,7 @@ def test_every_malformed_annotation_of_a_file_is_reported():
 
 @pytest.mark.parametrize("annotation", [
     "count: context, last: value or stack",
+    "C (class): box, C (class-name): value",
     "`reports`: box; inner allocates 1 per call, 2 per iteration",
     r'reports BX002 "direct \"eval\""; reports no BX101',
     "f: value; allocates nothing; BAD: f: box; BAD: allocates 1 per call",

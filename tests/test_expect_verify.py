@@ -99,7 +99,8 @@ def test_a_name_that_is_not_declared_on_the_line_is_a_mismatch(tmp_path):
     path = write(tmp_path, COUNTER.replace("step: value", "stop: value"))
     (finding,) = verify_path(str(path)).findings
     assert (finding.outcome, finding.line) == (Outcome.MISMATCH, 3)
-    assert finding.text == "expected stop: value, but no binding `stop` is declared on this line (declared here: `step`)"
+    assert finding.text == ("expected stop: value, but no such binding is declared on this line "
+                            "(declared here: `step` (const))")
 
 
 def test_known_wrong_answers_are_listed_apart_and_do_not_fail(tmp_path, capsys):
