@@ -2,7 +2,7 @@
 PYTHON ?= python3
 BOXCHECK = $(PYTHON) -m capture_analysis
 
-.PHONY: install demo test examples rules golden
+.PHONY: install demo test examples rules golden graphs
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
@@ -26,3 +26,9 @@ rules:
 golden:
 	BOXCHECK_UPDATE_GOLDEN=1 $(PYTHON) -m pytest -q tests/test_format_lsp.py tests/test_format_sarif.py \
 		tests/test_format_github.py tests/test_format_text_and_json.py
+
+# Redraw the README's diagrams (needs Graphviz `dot`; a test fails when they are stale).
+graphs:
+	mkdir -p docs/img
+	$(BOXCHECK) graph examples/factories.ts --function makeTally -o docs/img/make-tally.svg
+	$(BOXCHECK) graph examples/loops.ts --function counterPerIteration -o docs/img/counter-per-iteration.svg

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -121,11 +120,3 @@ def test_compare_draws_each_registered_policy(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "subgraph cluster_p0_policy" in out and "subgraph cluster_p1_policy" in out
     assert f"policy {first}: " in out and f"policy {second}: " in out
-
-
-@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` is not installed (.ci/run installs it)")
-def test_images_are_rendered_in_the_format_of_the_suffix(tmp_path: Path) -> None:
-    for suffix, magic in ((".png", b"\x89PNG"), (".pdf", b"%PDF"), (".svg", b"<?xml")):
-        out = tmp_path / f"graph{suffix}"
-        assert graph_cmd.main([LOOPS, "-o", str(out)]) == 0
-        assert out.read_bytes().startswith(magic)

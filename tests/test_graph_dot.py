@@ -90,17 +90,17 @@ def test_local_bindings_are_hidden_unless_all_and_then_dimmed() -> None:
     scratch, path = find(panel(TALLY, show_all=True), "scratch: let @4")
     assert scratch.attrs["style"] == "rounded,dashed" and scratch.attrs["fontcolor"] == "#999999"
     assert cluster_labels(path)[-1].startswith("function")
-    param, path = find(panel(TALLY, show_all=True), "n: param @7")
+    _, path = find(panel(TALLY, show_all=True), "n: param @7")
     assert cluster_labels(path)[-1] == "method"
 
 
 def test_each_closure_is_a_node_in_its_own_cluster_nested_as_in_the_source() -> None:
     drawn = panel(TALLY)
-    tally, tally_path = find(drawn, "tally @1")
+    _, tally_path = find(drawn, "tally @1")
     add, add_path = find(drawn, "add @7")
     assert len(tally_path) == 1 and len(add_path) == 2 and add_path[0] is tally_path[0]
     assert add_path[1].id == f"cluster_{add.id}"
-    arrow, arrow_path = find(drawn, "add @13")
+    _, arrow_path = find(drawn, "add @13")
     assert cluster_labels(arrow_path) == ["function · 0 allocations per call, 0 per iteration", "arrow"]
 
 
@@ -128,7 +128,7 @@ def test_an_allocation_site_is_a_node_grouping_its_bindings() -> None:
     assert total_path == previous_path == site_path
     assert edge(drawn, site, total)["arrowhead"] == "none"
     assert edge(drawn, site, previous)["arrowhead"] == "none"
-    seed, seed_path = find(drawn, "seed: const @3")
+    _, seed_path = find(drawn, "seed: const @3")
     assert seed_path == site_path[:-1], "a by-value binding is not in the site's group"
 
 

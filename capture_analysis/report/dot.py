@@ -394,8 +394,8 @@ def legend() -> Cluster:
     cluster = Cluster("cluster_legend", {"label": "legend", "style": "rounded", "color": "#bbbbbb",
                                          "fontsize": "10"})
     for storage in (Storage.VALUE, Storage.STACK, Storage.BOX, Storage.CONTEXT, Storage.MODULE, Storage.LOCAL):
-        cluster.nodes.append(Node(f"legend_{storage.value}",
-                                  {**STORAGE_STYLE[storage], "label": text(STORAGE_MEANING[storage])}))
+        cluster.nodes.append(Node(f"legend_{storage.value}", {**STORAGE_STYLE[storage], "fontsize": "9",
+                                                              "label": text(STORAGE_MEANING[storage])}))
     cluster.nodes.append(Node("legend_closure", {"label": text("closure @line"), "shape": "oval"}))
     cluster.nodes.append(Node("legend_escaping", {"label": text("escaping closure"), "shape": "oval",
                                                   "color": ESCAPE_COLOR, "penwidth": "2", "peripheries": "2"}))
@@ -413,6 +413,8 @@ LEGEND_EDGES = (
                                               "fontcolor": ESCAPE_COLOR, "style": "dashed"}),
     Edge("legend_site", "legend_context", {"style": "dashed", "arrowhead": "none",
                                            "color": STORAGE_STYLE[Storage.CONTEXT]["color"]}),
+    # two per row rather than one under the other: a shorter legend
+    Edge("legend_stack", "legend_module", {"style": "invis"}),
 )
 
 
