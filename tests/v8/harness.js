@@ -7,7 +7,7 @@
 // Every exported function declaration of each file is a factory and is called
 // once.  Its arguments come from a `// v8-args: [...]` comment on the line
 // above it, else from TABLE.json ({"path as given": {"name": [...]}}); a
-// factory without parameters is called with none.  Prints one JSON document:
+// factory without required parameters is called with none.  Prints one JSON document:
 //   {node, v8, typescript, files: [{path, error, scopes, declarations,
 //    cases: [{name, line, column, args, entries, tests, contexts, reachable, errors}]}]}
 // Exit status: 0 when every file was measured, 1 when one was not (its
@@ -33,7 +33,7 @@ function argumentsFor(factory, file, table) {
   if (factory.args !== null) return factory.args;
   const listed = (table[file] || {})[factory.name];
   if (listed !== undefined) return listed;
-  if (factory.arity === 0) return [];
+  if (factory.required === 0) return [];
   throw new Unsupported(`no arguments for \`${factory.name}\`: add a \`// v8-args: [...]\` comment above it `
     + 'or an entry in the --args table');
 }

@@ -75,7 +75,7 @@ class ScopeModel {
   addScope(kind, parent, node, extra = {}) {
     const scope = {
       id: this.scopes.length, kind, parent: parent === null ? null : parent.id, ...this.position(node),
-      name: null, arrow: false, enteredWith: null, hasTest: false, varScope: false, ...extra,
+      name: null, arrow: false, enteredWith: null, alsoEntered: [], hasTest: false, varScope: false, ...extra,
     };
     scope.function = kind === 'function' || kind === 'module' ? scope.id : parent.function;
     this.scopes.push(scope);
@@ -104,7 +104,8 @@ class ScopeModel {
       if (match) args = JSON.parse(match[1]);
     }
     this.factories.push({
-      name: statement.name.text, ...this.position(statement.name), args, arity: realParameters(statement).length,
+      name: statement.name.text, ...this.position(statement.name), args,
+      required: realParameters(statement).filter((p) => !p.initializer && !p.dotDotDotToken && !p.questionToken).length,
     });
   }
 
@@ -229,8 +230,13 @@ class ScopeModel {
     let instanceInit = null;
     let staticInit = null;
     const initializer = (isStatic) => {
-      if (isStatic) staticInit ??= this.addScope('function', scope, node, { name: '<static_initializer>', synthetic: true });
-      else instanceInit ??= this.addScope('function', scope, node, { name: '<instance_members_initializer>', synthetic: true });
+      if (isStatic && staticInit === null) {
+        staticInit = this.addScope('function', scope, node, { name: '<static_initializer>', synthetic: true });
+        scope.alsoEntered.push(staticInit.id);
+      }
+      if (!isStatic && instanceInit === null) {
+        instanceInit = this.addScope('function', scope, node, { name: '<instance_members_initializer>', synthetic: true });
+      }
       return isStatic ? staticInit : instanceInit;
     };
     for (const clause of node.heritageClauses || []) this.walk(clause, scope);

@@ -204,9 +204,9 @@ function measureCall(reader, file, root, preexisting) {
     const scope = scopes[id];
     if (scope.kind === 'loop') tests[id] = (tests[id] || 0) + 1;
     else {
-      for (let s = scope; s; s = s.enteredWith === null ? null : scopes[s.enteredWith]) {
-        entries[s.id] = (entries[s.id] || 0) + 1;
-      }
+      const entered = [...scope.alsoEntered];
+      for (let s = scope; s; s = s.enteredWith === null ? null : scopes[s.enteredWith]) entered.push(s.id);
+      for (const s of entered) entries[s] = (entries[s] || 0) + 1;
     }
     const chain = reader.chain(graph.edge(e.to, 'property', 'value'), stops);
     let split = chain.findIndex((c) => owner.has(c));
