@@ -15,6 +15,11 @@ from pathlib import Path
 import pytest
 
 from capture_analysis import graph_cmd
+from capture_analysis.analyze import apply_policy, bind_source
+from capture_analysis.loading import load
+from capture_analysis.policies import OPTIMAL
+from capture_analysis.report.dot import build_graph
+from capture_analysis.source import SourceFile
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "tests" / "snapshots" / "graph"
@@ -38,17 +43,30 @@ def dot_of(args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     return out.read_bytes()
 
 
-@pytest.mark.parametrize("name,args", CASES, ids=[name for name, _ in CASES])
-def test_dot_matches_snapshot(name: str, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    produced = dot_of(args, tmp_path, monkeypatch)
+def check(name: str, produced: bytes, what: str) -> None:
     snapshot = SNAPSHOTS / f"{name}.dot"
     if UPDATE:
         snapshot.parent.mkdir(parents=True, exist_ok=True)
         snapshot.write_bytes(produced)
     assert snapshot.exists(), f"no snapshot {snapshot}; run with BOXCHECK_UPDATE_SNAPSHOTS=1 and review it"
     assert produced == snapshot.read_bytes(), (
-        f"DOT for {' '.join(args)} differs from {snapshot.relative_to(ROOT)}; "
+        f"DOT for {what} differs from {snapshot.relative_to(ROOT)}; "
         "if the change is intended, regenerate with BOXCHECK_UPDATE_SNAPSHOTS=1 and review the diff")
+
+
+@pytest.mark.parametrize("name,args", CASES, ids=[name for name, _ in CASES])
+def test_dot_matches_snapshot(name: str, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    check(name, dot_of(args, tmp_path, monkeypatch), " ".join(args))
+
+
+def test_compared_policies_match_snapshot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Panels side by side, in policy order (pinned with one policy twice: the registry changes)."""
+    monkeypatch.chdir(ROOT)
+    loaded = load("tests/graph_inputs/nested-escapes.ts")
+    assert isinstance(loaded, SourceFile)
+    bound = bind_source(loaded)
+    graph = build_graph([apply_policy(bound, OPTIMAL), apply_policy(bound, OPTIMAL)])
+    check("nested-escapes--compare", graph.source.encode("utf-8"), "two panels of nested-escapes.ts")
 
 
 def test_dot_is_identical_across_processes_with_different_hash_seeds() -> None:

@@ -265,11 +265,12 @@ class Panel:
         self.place(cluster, self.parent_cluster(closure))
         cluster.nodes.append(self.closure_node(closure))
         sites = report.sites if report is not None else []
+        in_sites = {d.binding for site in sites for d in site.decisions}
         for binding in self.analysis.model.bindings:
-            if binding.closure is not closure:
+            if binding.closure is not closure or binding in in_sites:
                 continue
             decision = self.decision_of[binding]
-            if decision.site is not None or (decision.storage is Storage.LOCAL and not self.show_all):
+            if decision.storage is Storage.LOCAL and not self.show_all:
                 continue
             self.container(closure, binding.scope.instance_loop).nodes.append(self.binding_node(binding))
         for number, site in enumerate(sites):
@@ -418,11 +419,12 @@ LEGEND_EDGES = (
 )
 
 
-def emit(parent: graphviz.Digraph, top: Sequence[Cluster], *, reverse: bool) -> None:
+def emit(parent: graphviz.Digraph, top: Sequence[Cluster], *, reverse_top: bool) -> None:
     """Add ``top`` and everything nested in it to ``parent``, innermost first (no recursion: nesting can be deep).
 
-    With ``reverse`` every list is written backwards: ``rankdir=LR`` lays the first statement at the
-    bottom, and the picture should read top-down in source order.
+    Statements are written in the order that makes ``dot`` place clusters in source order (top-down
+    with ``rankdir=LR``, left to right with ``TB``): nested lists backwards, and the top list
+    backwards only for ``LR`` (found by trying on the examples; the snapshots pin it).
     """
     preorder: list[Cluster] = []
     stack = list(top)
@@ -433,12 +435,12 @@ def emit(parent: graphviz.Digraph, top: Sequence[Cluster], *, reverse: bool) -> 
     built: dict[str, graphviz.Digraph] = {}
     for cluster in reversed(preorder):
         graph = graphviz.Digraph(name=cluster.id, graph_attr=cluster.attrs)
-        for node in cluster.nodes if not reverse else reversed(cluster.nodes):
+        for node in reversed(cluster.nodes):
             graph.node(node.id, **node.attrs)
-        for child in cluster.children if not reverse else reversed(cluster.children):
+        for child in reversed(cluster.children):
             graph.subgraph(built.pop(child.id))
         built[cluster.id] = graph
-    for cluster in top if not reverse else reversed(top):
+    for cluster in reversed(top) if reverse_top else top:
         parent.subgraph(built.pop(cluster.id))
 
 
@@ -473,7 +475,7 @@ def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | Non
         else:
             top.extend(panel.top)
     top.append(legend())
-    emit(graph, top, reverse=rankdir == "LR")
+    emit(graph, top, reverse_top=rankdir == "LR")
     for panel in panels:
         for edge in panel.edges:
             graph.edge(edge.tail, edge.head, **edge.attrs)
