@@ -159,7 +159,8 @@ def test_per_iteration_scope_instances_are_stacked_cards_nested_like_the_loops()
     _, c_path = find(drawn, "c: let @5")
     _, r_path = find(drawn, "r: let @3")
     _, arrow_path = find(drawn, "arrow @7")
-    assert cluster_labels(r_path) == ["function · 0 allocations per call, 2 per iteration", "for @3 × per iteration", ""]
+    assert cluster_labels(r_path) == ["function · 0 allocations per call, 2 per iteration",
+                                      "for @3 × per iteration", ""]
     assert cluster_labels(hits_path)[:3] == cluster_labels(r_path) and hits_path[-1].id.startswith("cluster_s")
     assert cluster_labels(c_path) == cluster_labels(r_path) + ["for @5 × per iteration", ""]
     assert seen_path[:len(c_path)] == c_path and seen_path[-1].id.startswith("cluster_s")

@@ -99,6 +99,8 @@ def is_invisible(ch: str) -> bool:
 
 def visible(raw: str) -> str:
     """``raw`` with every invisible character spelled ``\\u{XXXX}``."""
+    if raw.isprintable():
+        return raw
     return "".join(f"\\u{{{ord(ch):04X}}}" if is_invisible(ch) else ch for ch in raw)
 
 
@@ -179,6 +181,9 @@ class Panel:
         self.decision_of: dict[Binding, Decision] = {d.binding: d for d in analysis.decisions}
         self.report_of: dict[Closure, FunctionReport] = {r.closure: r for r in analysis.functions}
         self.binding_ids = {b: f"{prefix}b{i}" for i, b in enumerate(model.bindings)}
+        self.bindings_of: dict[Closure, list[Binding]] = {}
+        for binding in model.bindings:
+            self.bindings_of.setdefault(binding.closure, []).append(binding)
         self.expanded = subtree(roots)
         self.drawn = set(self.expanded)
         self.clusters: dict[str, Cluster] = {}
@@ -218,8 +223,7 @@ class Panel:
             self.outer_cluster(closure)
         for closure in self.expanded:
             self.function_cluster(closure)
-        for closure in self.expanded:
-            self.captures_of(closure)
+        self.capture_edges()
         return self
 
     def place(self, cluster: Cluster, parent: Cluster | None) -> None:
@@ -242,8 +246,7 @@ class Panel:
 
     def outer_cluster(self, closure: Closure) -> None:
         """An enclosing function that is not drawn: only the bindings that drawn closures capture."""
-        wanted = [b for b in self.analysis.model.bindings if b.closure is closure
-                  and any(r.closure in self.drawn for r in b.references)]
+        wanted = [b for b in self.bindings_of.get(closure, []) if any(r.closure in self.drawn for r in b.references)]
         if closure.is_module and not wanted:
             return
         label = "module" if closure.is_module else f"inside {self.closure_name(closure)}"
@@ -266,8 +269,8 @@ class Panel:
         cluster.nodes.append(self.closure_node(closure))
         sites = report.sites if report is not None else []
         in_sites = {d.binding for site in sites for d in site.decisions}
-        for binding in self.analysis.model.bindings:
-            if binding.closure is not closure or binding in in_sites:
+        for binding in self.bindings_of.get(closure, []):
+            if binding in in_sites:
                 continue
             decision = self.decision_of[binding]
             if decision.storage is Storage.LOCAL and not self.show_all:
@@ -307,7 +310,8 @@ class Panel:
         cluster = Cluster(f"cluster_{site_id}", {"label": "", "style": "dashed,rounded", "color": style["color"]})
         self.place(cluster, self.container(closure, site.loop))
         cluster.nodes.append(Node(site_id, {
-            "label": text(f"{site.kind.value} · {'per iteration' if site.per_iteration else 'per call'}", plural(len(site.decisions), "binding")),
+            "label": text(f"{site.kind.value} · {'per iteration' if site.per_iteration else 'per call'}",
+                          plural(len(site.decisions), "binding")),
             "shape": "cylinder", "style": "filled", "fillcolor": style["fillcolor"], "color": style["color"],
             "tooltip": text(f"allocation site {site.id}"),
         }))
@@ -357,27 +361,24 @@ class Panel:
                 "fontcolor": ESCAPE_COLOR}))
         return sink_id
 
-    def captures_of(self, closure: Closure) -> None:
-        """Edges from ``closure`` to each shown binding of another function it reads or writes."""
-        by_binding: dict[Binding, list[bool]] = {}
-        order: list[Binding] = []
+    def capture_edges(self) -> None:
+        """An edge from each drawn closure to each shown binding of another function that it reads or writes."""
+        access: dict[Closure, dict[Binding, list[bool]]] = {}
         for binding in self.shown:
             for ref in binding.references:
-                if ref.closure is closure and binding.closure is not closure:
-                    if binding not in by_binding:
-                        by_binding[binding] = [False, False]
-                        order.append(binding)
-                    by_binding[binding][0] |= ref.is_read
-                    by_binding[binding][1] |= ref.is_write
-        for binding in order:
-            reads, writes = by_binding[binding]
-            verb = "reads and writes" if reads and writes else "writes" if writes else "reads"
-            attrs = {"tooltip": text(f"{self.closure_name(closure)} {verb} {binding.name}")}
-            if writes:
-                attrs.update(color=WRITE_COLOR, style="bold", penwidth="2")
-            else:
-                attrs.update(color=READ_COLOR)
-            self.edges.append(Edge(self.closure_id(closure), self.binding_ids[binding], attrs))
+                if ref.closure in self.drawn and ref.closure is not binding.closure:
+                    flags = access.setdefault(ref.closure, {}).setdefault(binding, [False, False])
+                    flags[0] |= ref.is_read
+                    flags[1] |= ref.is_write
+        for closure in self.expanded:
+            for binding, (reads, writes) in access.get(closure, {}).items():
+                verb = "reads and writes" if reads and writes else "writes" if writes else "reads"
+                attrs = {"tooltip": text(f"{self.closure_name(closure)} {verb} {binding.name}")}
+                if writes:
+                    attrs.update(color=WRITE_COLOR, style="bold", penwidth="2")
+                else:
+                    attrs.update(color=READ_COLOR)
+                self.edges.append(Edge(self.closure_id(closure), self.binding_ids[binding], attrs))
 
     # totals
 
