@@ -2,7 +2,7 @@
 PYTHON ?= python3
 BOXCHECK = $(PYTHON) -m capture_analysis
 
-.PHONY: install demo test examples rules golden graphs
+.PHONY: install demo test examples rules golden graphs fuzz
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
@@ -32,3 +32,11 @@ graphs:
 	mkdir -p docs/img
 	$(BOXCHECK) graph examples/factories.ts --function makeTally -o docs/img/make-tally.svg
 	$(BOXCHECK) graph examples/loops.ts --function counterPerIteration -o docs/img/counter-per-iteration.svg
+
+# The long fuzzing profile (docs/fuzzing.md): `make fuzz FUZZ_EXAMPLES=20000` or `make fuzz FUZZ_SECONDS=1200`.
+FUZZ_EXAMPLES ?=
+FUZZ_SECONDS ?=
+fuzz:
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),$(if $(FUZZ_EXAMPLES),,600)) \
+		nice $(PYTHON) -m pytest -q -s tests/test_fuzz_soundness.py tests/test_fuzz_mutations.py \
+		-k "random_programs or mutated_sources"

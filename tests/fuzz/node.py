@@ -1,0 +1,80 @@
+"""One Node.js process for a whole session of programs (``oracle.js``).
+
+Starting Node costs about 40 ms; a program runs in well under that, so the
+fuzzer keeps one process and talks to it over pipes, a JSON line each way.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+ORACLE = Path(__file__).with_name("oracle.js")
+#: a small stack makes runaway recursion fail fast, as a real stack overflow does.
+NODE_FLAGS = ("--stack-size=400",)
+
+
+class Status(enum.Enum):
+    OK = "ok"
+    #: the global call or loop budget ran out; what was recorded before it still holds.
+    BUDGET = "budget"
+    TIMEOUT = "timeout"
+    #: the program threw at top level (a generator bug: the driver guards every call).
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    status: Status
+    message: str
+    #: binding index -> how many capturing closures were created for it.
+    created: dict[int, int]
+    #: binding index -> its first change after a capturing closure was created.
+    changed: dict[int, Change]
+
+
+def node_path() -> str | None:
+    return shutil.which("node")
+
+
+class NodeOracle:
+    def __init__(self, node: str):
+        self.process = subprocess.Popen(
+            [node, *NODE_FLAGS, str(ORACLE)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1,
+        )
+        self.next_id = 0
+
+    def run(self, code: str) -> Run:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.next_id += 1
+        self.process.stdin.write(json.dumps({"id": self.next_id, "code": code}) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the Node oracle exited with code {self.process.wait()}")
+        reply = json.loads(line)
+        assert reply["id"] == self.next_id, reply
+        return Run(
+            Status(reply["status"]),
+            reply["message"],
+            {int(k): v for k, v in reply["created"].items()},
+            {int(k): Change(v["from"], v["to"]) for k, v in reply["changed"].items()},
+        )
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
+        if self.process.stdout is not None:
+            self.process.stdout.close()

@@ -1,0 +1,115 @@
+"""The differential soundness check: boxcheck's verdicts against what Node observed.
+
+For every binding the generator declared inside a function:
+
+* if a nested closure refers to it, boxcheck must not call it ``local``
+  (a capture it missed);
+* if, in the run, its value changed after a closure that captures it was
+  created, boxcheck must not call it ``value`` (a by-value copy taken when
+  that closure was created would be stale).
+
+The second rule is DESIGN 2.1 read at run time: a change is a write or an
+initialization that happened after a capturing closure existed.  It can
+only refute ``value``, never prove it: a run explores one path.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from capture_analysis.analyze import analyze_text
+from capture_analysis.model import Storage
+
+from .known import explain
+from .node import NodeOracle, Run, Status
+from .program import JS, TS, Program
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    binding: str
+    storage: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"`{self.binding}` is `{self.storage}`, but {self.what}"
+
+
+@dataclass
+class Tally:
+    """What a fuzzing session checked, for the report (docs/fuzzing.md)."""
+
+    programs: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    bindings: int = 0
+    captured: int = 0
+    #: captured bindings with a capturing closure created at run time.
+    exercised: int = 0
+    value: int = 0
+    #: `value` bindings with a capturing closure created at run time: the verdicts the oracle tested.
+    value_exercised: int = 0
+    #: bindings changed after capture (all are non-`value` unless a problem was found).
+    changed: int = 0
+    storages: Counter = field(default_factory=Counter)
+    #: problems explained by a known, open analyzer bug (``known.py``), by bug.
+    known: Counter = field(default_factory=Counter)
+
+    def line(self) -> str:
+        return (f"{self.programs} programs ({dict(self.statuses)}), {self.bindings} bindings, "
+                f"{self.captured} captured, {self.exercised} with a capturing closure created at run time, "
+                f"{self.changed} changed after capture; {self.value} `value` verdicts, "
+                f"{self.value_exercised} of them exercised; known open bugs met: {dict(self.known) or 'none'}")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    problems: list[Problem]
+    #: problems that a known, open analyzer bug explains, with its name.
+    known: list[tuple[Problem, str]]
+    run: Run
+    source: str
+
+
+def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> Outcome:
+    source = program.render(TS)
+    analysis = analyze_text("fuzz.ts", source)
+    assert not analysis.syntax, f"the generator printed invalid TypeScript: {analysis.syntax}\n{source}"
+    verdicts = {d.binding.name: d.storage for d in analysis.decisions}
+    run = oracle.run(program.render(JS))
+    assert run.status is not Status.ERROR, f"the instrumented program failed:\n{run.message}\n{source}"
+    problems: list[Problem] = []
+    known: list[tuple[Problem, str]] = []
+    for var in program.function_vars():
+        storage = verdicts.get(var.name)
+        if storage is None:
+            problems.append(Problem(var.name, "missing", "boxcheck has no decision for it"))
+            continue
+        if var.capturers and storage is Storage.LOCAL:
+            names = ", ".join(c.name.name if c.name else c.kind.value for c in var.capturers)
+            problems.append(Problem(var.name, storage.value, f"closures refer to it ({names})"))
+        change = run.changed.get(var.index)
+        if change is not None and storage is Storage.VALUE:
+            problem = Problem(var.name, storage.value, f"it changed from {change.before} to {change.after} "
+                                                       "after a closure that captures it was created")
+            bug = explain(program, var)
+            if bug is None:
+                problems.append(problem)
+            else:
+                known.append((problem, bug))
+                if tally is not None:
+                    tally.known[bug] += 1
+        if tally is not None:
+            tally.bindings += 1
+            tally.storages[storage.value] += 1
+            created = run.created.get(var.index, 0) > 0
+            tally.captured += bool(var.capturers)
+            tally.exercised += created
+            tally.changed += change is not None
+            if storage is Storage.VALUE:
+                tally.value += 1
+                tally.value_exercised += created
+    if tally is not None:
+        tally.programs += 1
+        tally.statuses[run.status.value] += 1
+    return Outcome(problems, known, run, source)
