@@ -89,7 +89,8 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
     under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
         end = problem.end if problem.end > problem.start else problem.start
-        out.append(Diagnostic(rules.SYNTAX_ERROR, problem.start, end, problem.message))
+        rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.type_only else rules.SYNTAX_ERROR
+        out.append(Diagnostic(rule, problem.start, end, problem.message))
     seen_dynamic: set[int] = set()
     for closure in model.closures:
         for offset in closure.dynamic_scope_sites:
@@ -118,15 +119,13 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
         else:
             rule = rules.HEAP_CAPTURE
         message = f"{under}`{binding.name}` {verb} {storage}, {where}: {decision.reason}"
-        related = [(c.name_start, c.name_start + len(c.name or "") or c.start + 1, "captured here")
-                   for c in decision.captured_by]
+        related = [(c.name_start, c.name_end, "captured here") for c in decision.captured_by]
         if decision.late_write is not None:
             write = decision.late_write
             related.append((write.start, write.end, "written after capture"))
         if decision.early_capture is not None:
             early = decision.early_capture
-            related.append((early.name_start, early.name_start + max(len(early.name or ""), 1),
-                            "captures it before initialization"))
+            related.append((early.name_start, early.name_end, "captures it before initialization"))
         out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
     out.sort(key=lambda d: (d.start, d.rule.code))
     return out

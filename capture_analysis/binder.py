@@ -613,13 +613,30 @@ class Binder:
 
     def new_closure(self, kind: ClosureKind, name: str | None, node: Node, parent: Closure | None,
                     creation_offset: int, use: Use, name_node: Node | None = None) -> Closure:
-        closure = Closure(kind, name, node.start_byte, node.end_byte,
-                          (name_node or node).start_byte, parent, creation_offset, use=use)
+        if name_node is not None:
+            name_start, name_end = name_node.start_byte, name_node.end_byte
+        else:
+            name_start, name_end = node.start_byte, self.head_end(node)
+        closure = Closure(kind, name, node.start_byte, node.end_byte, name_start, name_end, parent, creation_offset,
+                          use=use)
         closure.index = len(self.closures)
         self.closures.append(closure)
         if parent is not None:
             parent.children.append(closure)
         return closure
+
+    @staticmethod
+    def head_end(node: Node) -> int:
+        """End of an unnamed closure's head: ``=>`` of an arrow, the ``function`` keyword, else its first token."""
+        first_end = node.start_byte + 1
+        for index, child in enumerate(node.children):
+            if index == 0:
+                first_end = child.end_byte
+            if child.type in ("=>", "function"):
+                return child.end_byte
+            if child.type == "statement_block" or index > 8:
+                break
+        return first_end
 
     def closure_kind(self, node: Node) -> ClosureKind:
         ntype = node.type
@@ -934,6 +951,8 @@ class Binder:
         spans = sorted((c.start, c.index) for c in self.closures if not c.is_module)
         starts = [start for start, _ in spans]
         for problem in self.syntax:
+            if problem.type_only:
+                continue
             i = bisect.bisect_right(starts, problem.start) - 1
             while i >= 0:
                 closure = self.closures[spans[i][1]]

@@ -211,8 +211,9 @@ class Closure:
     name: str | None
     start: int
     end: int
-    #: where it begins: the offset of the ``function``/name token for the report.
+    #: the span that names it in reports: its name token, else its head (``function``, ``(x) =>``).
     name_start: int
+    name_end: int
     parent: Closure | None
     #: offset in the parent's code where the closure value is created.
     creation_offset: int

@@ -105,6 +105,20 @@ function f(src: string) {
 // Fix: pass what the code needs explicitly, e.g. `new Function("x", src)(x)`.
 """)
 
+UNSUPPORTED_TYPE_SYNTAX = _rule(
+    "BX004", "unsupported-type-syntax", Severity.INFO,
+    "The parser could not read a piece of type syntax; the run-time code around it is analyzed normally.",
+    "Reports an ERROR or MISSING node of the parse that lies entirely inside type syntax (type parameters, "
+    "annotations, type aliases, interfaces, signatures). tree-sitter-typescript 0.23 rejects some valid "
+    "TypeScript there, such as variance annotations `<in T>` and some generic call signatures. Types have "
+    "no run-time effect, so no function around the damage is made conservative.",
+    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them.",
+    """
+interface Producer<out T> {   // BX004: `out T` is not understood by the parser
+  make(): T;
+}
+""")
+
 UNUSED_SUPPRESSION = _rule(
     "BX003", "unused-suppression", Severity.WARNING,
     "A suppression comment suppresses nothing, or names a code that does not exist.",

@@ -9,25 +9,36 @@ then, per file, the functions that allocate, and a final totals line.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 from ..analyze import Diagnostic, FileAnalysis
 from ..rules import Severity
-from ..source import SourceFile, utf16_length
+from ..source import SourceFile
 from .base import Reporter, Totals
 
 
+def display_width(text: str) -> int:
+    """Terminal cells: wide (CJK, most emoji) characters take two, combining marks none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
 def frame(source: SourceFile, start: int, end: int) -> list[str]:
-    """The source line with a caret run under ``start..end`` (first line only)."""
+    """The source line with a caret run under ``start..end`` (first line only), aligned in terminal cells."""
     pos = source.position(start)
+    line_start = source.position_offset_of_line(pos.line)
     text = source.line_text(pos.line).expandtabs(1)
-    line_end = source.position(end)
-    width = max(1, (line_end.column - pos.column) if line_end.line == pos.line else
-                utf16_length(text.encode("utf-8")) - pos.column + 1)
-    prefix = source.data[source.position_offset_of_line(pos.line):start].decode("utf-8", "replace").expandtabs(1)
+    line_end = line_start + len(source.line_text(pos.line).encode("utf-8"))
+    prefix = source.data[line_start:start].decode("utf-8", "replace").expandtabs(1)
+    marked = source.data[start:max(start, min(end, line_end))].decode("utf-8", "replace").expandtabs(1)
     gutter = str(pos.line)
     pad = " " * len(gutter)
-    return [f"  {gutter} | {text}", f"  {pad} | {' ' * len(prefix)}{'^' * width}"]
+    return [f"  {gutter} | {text}", f"  {pad} | {' ' * display_width(prefix)}{'^' * max(1, display_width(marked))}"]
 
 
 def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_source: bool = True,
