@@ -205,7 +205,9 @@ class Generator:
         return Lit(str(self.int(0, 5)))
 
     def args(self, scope: Scope, depth: int) -> list[Expr]:
-        return [self.num(scope, depth) for _ in range(self.int(0, 2))]
+        """Arguments: numbers, or closures for a callee to call (a closure passed to a call escapes)."""
+        return [self.fn_value(scope, depth) if self.chance(25) else self.num(scope, depth)
+                for _ in range(self.int(0, 2))]
 
     def fn_value(self, scope: Scope, depth: int) -> Expr:
         choice = self.int(0, 2)
@@ -399,7 +401,10 @@ class Generator:
             head = scope
             var = self.declare("i", VarKind.VAR, Type.NUM, scope)
         self.refer(var)
-        return ForClassic(keyword, var, self.int(1, 3), self.loop_body(head, budget))
+        also_update = None
+        if self.can_nest() and self.chance(15):
+            also_update = Call(Lit("keep"), [self.closure(head, FnKind.ARROW)])
+        return ForClassic(keyword, var, self.int(1, 3), self.loop_body(head, budget), also_update)
 
     def for_each(self, scope: Scope, budget: int) -> ForEach:
         of = self.chance(75)
@@ -451,7 +456,8 @@ class Generator:
             if shape == 1:
                 default = self.closure(scope, FnKind.ARROW) if self.can_nest() and self.chance(50) \
                     else self.num(scope, 1)
-            var = self.new_var("p", VarKind.PARAM, Type.FN if isinstance(default, Closure) else Type.NUM, scope, fn)
+            callable_ = isinstance(default, Closure) or (default is None and self.chance(30))
+            var = self.new_var("p", VarKind.PARAM, Type.FN if callable_ else Type.NUM, scope, fn)
             fn.params.append(Param(NameTarget(var), default, annotate=self.chance(20)))
         if self.chance(10):
             var = self.new_var("r", VarKind.PARAM, Type.NUM, scope, fn)

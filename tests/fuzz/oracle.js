@@ -25,9 +25,9 @@
 const vm = require("vm");
 const readline = require("readline");
 
-const TICKS = 3000;
-const ITERATIONS = 3000;
-const RECORDS = 3000;
+const TICKS = 2000;
+const ITERATIONS = 2000;
+const RECORDS = 1000;
 const DRAIN_CALLS = 60;
 const TIMEOUT_MS = 5000;
 

@@ -379,6 +379,8 @@ class ForClassic(Stmt):
     var: Var
     bound: int
     body: Block
+    #: evaluated after the increment in the update clause: a closure there lives in the next iteration's copy.
+    also_update: Expr | None = None
 
     def render(self, mode: Mode, indent: str) -> str:
         i = self.var.name
@@ -390,6 +392,8 @@ class ForClassic(Stmt):
             update = f"__w({update}, {ids([self.var])})"
             if self.keyword == "var":
                 prologue.append(f"__chk({ids([self.var])});")
+        if self.also_update is not None:
+            update += f", {self.also_update.render(mode)}"
         body = self.body.render(mode, indent, prologue)
         return f"{indent}for ({self.keyword} {i} = 0; {test}; {update}) {body}"
 
