@@ -274,9 +274,15 @@ class Binder:
         return binding
 
     def reference(self, node: Node, scope: Scope, *, read: bool, write: bool, use: Use = SAFE_USE,
-                  declaration_write: bool = False) -> Reference:
+                  declaration_write: bool = False, effect: int | None = None) -> Reference:
+        """``effect``: for a write, where it takes effect if not at ``node``.
+
+        Writes take effect on the last byte of their assignment: after the right-hand side
+        ran, yet still inside every span (loop clause, block) that contains the assignment.
+        """
         ref = Reference(self.text(node), node.start_byte, node.end_byte, scope, scope.closure, read, write,
-                        is_declaration_write=declaration_write, use=use)
+                        is_declaration_write=declaration_write, use=use,
+                        effect=node.start_byte if effect is None else effect)
         scope.pending.append(ref)
         self.references.append(ref)
         return ref
@@ -456,7 +462,7 @@ class Binder:
             return
         target = unwrap(left)
         if target.type == "identifier":
-            ref = self.reference(target, scope, read=False, write=True)
+            ref = self.reference(target, scope, read=False, write=True, effect=node.end_byte - 1)
             self.name_literal(right, ref.name)
             if use.kind is UseKind.SAFE:
                 self.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
@@ -471,7 +477,7 @@ class Binder:
         else:
             right_use = SAFE_USE  # destructuring reads properties of the value
         self.visit(right, scope, right_use if use.kind is UseKind.SAFE else _escape("assigned, and used"))
-        self.stack.append((_WRITE, left, scope, False))
+        self.stack.append((_WRITE, left, scope, False, node.end_byte - 1))
 
     def visit_augmented_assignment(self, node: Node, scope: Scope, use: Use) -> None:
         left = node.child_by_field_name("left")
@@ -482,7 +488,7 @@ class Binder:
             return
         target = unwrap(left)
         if target.type == "identifier":
-            ref = self.reference(target, scope, read=True, write=True)
+            ref = self.reference(target, scope, read=True, write=True, effect=node.end_byte - 1)
             if logical and use.kind is UseKind.SAFE:
                 self.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
             elif logical:
@@ -491,21 +497,25 @@ class Binder:
                 self.visit(right, scope, SAFE_USE)
             return
         self.visit(right, scope, _escape("stored into a property") if logical else SAFE_USE)
-        self.stack.append((_WRITE, left, scope, True))
+        self.stack.append((_WRITE, left, scope, True, node.end_byte - 1))
 
     def visit_update(self, node: Node, scope: Scope, use: Use) -> None:
         argument = node.child_by_field_name("argument")
         if argument is not None:
-            self.stack.append((_WRITE, argument, scope, True))
+            self.stack.append((_WRITE, argument, scope, True, node.end_byte - 1))
 
-    def write_pattern(self, node: Node, scope: Scope, also_read: bool) -> None:
-        """Assignment targets: identifiers are written, members are evaluated, patterns recurse."""
+    def write_pattern(self, node: Node, scope: Scope, also_read: bool, effect: int) -> None:
+        """Assignment targets: identifiers are written, members are evaluated, patterns recurse.
+
+        Every name is written at ``effect``, the end of the assignment: the source and
+        any default values run first, so a closure created there exists before the write.
+        """
         work = [node]
         while work:
             target = unwrap(work.pop())
             kind = target.type
             if kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
-                self.reference(target, scope, read=also_read, write=True)
+                self.reference(target, scope, read=also_read, write=True, effect=effect)
             elif kind in ("member_expression", "subscript_expression"):
                 self.visit(target, scope, SAFE_USE)
             elif kind in ("array_pattern", "object_pattern", "array", "object", "rest_pattern", "spread_element"):
@@ -551,13 +561,14 @@ class Binder:
             init_offset = node.end_byte
         if name.type != "identifier":
             self.visit(value, scope, SAFE_USE)
-            self.stack.append((_DECLARE, name, target, kind, init_offset, loop, scope, value is not None))
+            self.stack.append((_DECLARE, name, target, kind, init_offset, loop, scope,
+                               node.end_byte - 1 if value is not None else None))
             return
         binding = self.declare(name, kind, target, init_offset, loop)
         if value is None:
             return
         if kind is BindingKind.VAR:
-            self.reference(name, scope, read=False, write=True, declaration_write=True)
+            self.reference(name, scope, read=False, write=True, declaration_write=True, effect=node.end_byte - 1)
         else:
             literal = unwrap(value)
             if literal.type in FUNCTION_NODES:
@@ -570,11 +581,11 @@ class Binder:
             self.names[unwrap(value).start_byte] = name
 
     def declare_pattern(self, node: Node, target: Scope, kind: BindingKind, init_offset: int,
-                        loop: Loop | None, expr_scope: Scope, written: bool = False) -> None:
+                        loop: Loop | None, expr_scope: Scope, written: int | None = None) -> None:
         """Declare every name in a binding pattern; visit defaults and computed keys as expressions.
 
         ``written``: a ``var`` pattern with an initializer, or a ``for (var ... of)``
-        head, also writes each name where it stands.
+        head, also writes each name; the write takes effect at that offset.
         """
         work = [node]
         while work:
@@ -582,8 +593,9 @@ class Binder:
             ptype = part.type
             if ptype in ("identifier", "shorthand_property_identifier_pattern"):
                 self.declare(part, kind, target, init_offset, loop)
-                if written:
-                    self.reference(part, expr_scope, read=False, write=True, declaration_write=True)
+                if written is not None:
+                    self.reference(part, expr_scope, read=False, write=True, declaration_write=True,
+                                   effect=written)
             elif ptype in ("array_pattern", "object_pattern", "rest_pattern"):
                 work.extend(part.named_children)
             elif ptype == "pair_pattern":
@@ -598,8 +610,9 @@ class Binder:
                 right = part.child_by_field_name("right")
                 if left is not None and left.type in ("identifier", "shorthand_property_identifier_pattern"):
                     binding = self.declare(left, kind, target, init_offset, loop)
-                    if written:
-                        self.reference(left, expr_scope, read=False, write=True, declaration_write=True)
+                    if written is not None:
+                        self.reference(left, expr_scope, read=False, write=True, declaration_write=True,
+                                       effect=written)
                     self.name_literal(right, binding.name)
                     self.visit(right, expr_scope, Use(UseKind.FLOW, "default value", binding))
                 else:
@@ -893,13 +906,14 @@ class Binder:
             self.visit_loop_body(body, scope, loop)
             self.visit(right, scope, _escape("iterated"))
             if left is not None:
+                # Written on every iteration, after the iterated expression ran: at the body.
                 self.stack.append((_DECLARE, left, fscope, BindingKind.VAR, fscope.closure.body_start, None, scope,
-                                   True))
+                                   body.start_byte if body is not None else node.end_byte))
         else:
             self.visit_loop_body(body, scope, loop)
             self.visit(right, scope, _escape("iterated"))
             if left is not None:
-                self.stack.append((_WRITE, left, scope, False))
+                self.stack.append((_WRITE, left, scope, False, body.start_byte if body is not None else node.end_byte))
 
     def visit_while(self, node: Node, scope: Scope, use: Use) -> None:
         condition = node.child_by_field_name("condition")

@@ -191,16 +191,17 @@ class Decider:
                 if index not in loops_with_capture and loop.repeats(capturer.creation_offset):
                     loops_with_capture[index] = capturer
         for write in writes:
-            if first_head is not None and own_loop is not None and own_loop.repeats(write.start):
+            effect = write.effect
+            if first_head is not None and own_loop is not None and own_loop.repeats(effect):
                 # A closure made in the update clause lives in the next turn's copy, which the
                 # next test and body write.
                 return write, first_head
-            head_write = own_loop is not None and own_loop.in_head_clause(write.start)
-            if first_body is not None and write.start > first_body.creation_offset and not head_write:
+            head_write = own_loop is not None and own_loop.in_head_clause(effect)
+            if first_body is not None and effect > first_body.creation_offset and not head_write:
                 return write, first_body  # the test and update act on the next iteration's fresh copy
             for index, capturer in loops_with_capture.items():
                 loop = binding.closure.loops[index]
-                if loop.repeats(write.start) and not self.owns(loop, binding):
+                if loop.repeats(effect) and not self.owns(loop, binding):
                     return write, capturer
         return None
 
@@ -279,7 +280,10 @@ class Decider:
         where = self.at(write.start)
         if write.closure is not binding.closure:
             return f"reassigned at {where} inside {self.closure_label(write.closure)}"
-        if write.start > capturer.creation_offset:
+        if write.effect > capturer.creation_offset:
+            if write.start < capturer.creation_offset:
+                return (f"reassigned at {where}; the write takes effect after {self.closure_label(capturer)}, "
+                        "created in the value being assigned, captured it")
             return f"reassigned at {where}, after {self.closure_label(capturer)} captured it"
         return (f"reassigned at {where} in a loop that also creates {self.closure_label(capturer)}: "
                 "the next iteration writes after this one's closure captured it")

@@ -201,6 +201,9 @@ class Reference:
     is_declaration_write: bool = False
     #: for reads: what the expression around the reference does with the value.
     use: Use = SAFE_USE
+    #: for writes: the offset where the write takes effect. ``x = keep(() => x)`` writes
+    #: after its right-hand side created the closure, so this is the assignment's end.
+    effect: int = 0
 
 
 @dataclass(slots=True, eq=False)

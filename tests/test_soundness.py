@@ -181,3 +181,33 @@ def test_nested_loop_write_before_capture_in_the_inner_loop():
         }
     """)
     assert result["acc"] not in ("value", "local")
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "x = keep(() => x);",
+        "x += keep(() => x);",
+        "x ??= keep(() => x);",
+        "[x] = [keep(() => x)];",
+        "({ k: x } = { k: keep(() => x) });",
+        "[x = keep(() => x)] = [];",
+        "for (x of [keep(() => x)]) {}",
+        "for (x in { a: keep(() => x) }) {}",
+    ],
+)
+def test_a_closure_created_in_the_assigned_value_exists_before_the_write(statement):
+    result = storages(f"""
+        declare function keep<T>(value: T): T;
+        function f(x: any) {{
+          {statement}
+        }}
+    """)
+    assert result["x"] == "box", statement
+
+
+def test_var_initializer_closure_exists_before_the_initializing_write():
+    assert storages("""
+        declare function keep<T>(value: T): T;
+        function f() { var h = keep(() => h); }
+    """)["h"] == "box"

@@ -3,7 +3,7 @@
 // so a closure created in the right-hand side exists before the write: the
 // binding is written after capture and cannot be copied by value (DESIGN 2.1.2).
 // The closures escape (passed to `keep`), so each binding needs a box.
-// known bug: write-after-operand-closure
+// fixed: write-after-operand-closure (writes take effect after the assigned value is evaluated)
 declare function keep<T>(value: T): T;
 
 export function assign(a: unknown) {

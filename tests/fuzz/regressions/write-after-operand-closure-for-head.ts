@@ -2,7 +2,7 @@
 // `for (x of e)` and `for (x in e)` evaluate `e` once, then write `x` on every
 // iteration: a closure created in `e` exists before the first write. A `var`
 // (or an existing binding) in the head is one binding for all iterations.
-// known bug: write-after-operand-closure
+// fixed: write-after-operand-closure (writes take effect after the assigned value is evaluated)
 declare function keep<T>(value: T): T;
 
 export function forOfVar() {

@@ -3,7 +3,7 @@
 // initializer expression ran, so a closure created in it captures the `var`
 // before the write. The second function is what hypothesis shrank the first
 // finding to: the closure is only called, so the frame can hold `d`.
-// known bug: write-after-operand-closure
+// fixed: write-after-operand-closure (writes take effect after the assigned value is evaluated)
 declare function keep<T>(value: T): T;
 
 export function varInitializer() {
