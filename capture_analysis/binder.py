@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from functools import lru_cache
 
 import tree_sitter
 
@@ -95,6 +96,7 @@ def unwrap(node: Node) -> Node:
     return node
 
 
+@lru_cache(maxsize=None)
 def _escape(why: str) -> Use:
     return Use(UseKind.ESCAPE, why)
 
@@ -118,78 +120,7 @@ class Binder:
         self.pending_init: dict[int, Binding] = {}
         #: closure literal start -> the name it is assigned to (``const f = () => ...`` is ``f``).
         self.names: dict[int, str] = {}
-        self.handlers: dict[str, Callable[[Node, Scope, Use], None]] = {
-            "program": self.visit_children,
-            "function_declaration": self.visit_function,
-            "generator_function_declaration": self.visit_function,
-            "function_expression": self.visit_function,
-            "function": self.visit_function,
-            "generator_function": self.visit_function,
-            "arrow_function": self.visit_function,
-            "method_definition": self.visit_function,
-            "class_declaration": self.visit_class,
-            "abstract_class_declaration": self.visit_class,
-            "class": self.visit_class,
-            "statement_block": self.visit_block,
-            "switch_body": self.visit_block,
-            "lexical_declaration": self.visit_declaration,
-            "variable_declaration": self.visit_declaration,
-            "using_declaration": self.visit_declaration,
-            "for_statement": self.visit_for,
-            "for_in_statement": self.visit_for_in,
-            "while_statement": self.visit_while,
-            "do_statement": self.visit_while,
-            "catch_clause": self.visit_catch,
-            "identifier": self.visit_identifier,
-            "shorthand_property_identifier": self.visit_identifier,
-            "assignment_expression": self.visit_assignment,
-            "augmented_assignment_expression": self.visit_augmented_assignment,
-            "update_expression": self.visit_update,
-            "call_expression": self.visit_call,
-            "new_expression": self.visit_call,
-            "member_expression": self.visit_member,
-            "subscript_expression": self.visit_subscript,
-            "return_statement": self.escaping_children("returned"),
-            "throw_statement": self.escaping_children("thrown"),
-            "yield_expression": self.escaping_children("yielded"),
-            "await_expression": self.escaping_children("awaited"),
-            "spread_element": self.escaping_children("spread"),
-            "array": self.escaping_children("stored in an array literal"),
-            "decorator": self.escaping_children("passed to a decorator"),
-            "jsx_expression": self.escaping_children("passed into JSX"),
-            "expression_statement": self.safe_children,
-            "unary_expression": self.safe_children,
-            "template_substitution": self.safe_children,
-            "parenthesized_expression": self.visit_transparent,
-            "as_expression": self.visit_transparent,
-            "satisfies_expression": self.visit_transparent,
-            "non_null_expression": self.visit_transparent,
-            "type_assertion": self.visit_transparent,
-            "instantiation_expression": self.visit_transparent,
-            "ternary_expression": self.visit_ternary,
-            "binary_expression": self.visit_binary,
-            "sequence_expression": self.visit_sequence,
-            "object": self.visit_object,
-            "pair": self.visit_pair,
-            "if_statement": self.visit_condition_statement,
-            "switch_statement": self.visit_condition_statement,
-            "switch_case": self.visit_switch_case,
-            "with_statement": self.visit_with,
-            "import_statement": self.visit_import,
-            "export_statement": self.visit_export,
-            "enum_declaration": self.visit_enum,
-            "internal_module": self.visit_namespace,
-            "module": self.visit_namespace,
-            "jsx_opening_element": self.visit_jsx_element_name,
-            "jsx_self_closing_element": self.visit_jsx_element_name,
-            "jsx_closing_element": self.skip,
-            "nested_identifier": self.skip,
-            "class_heritage": self.escaping_children("extended"),
-            "computed_property_name": self.safe_children,
-            "labeled_statement": self.visit_labeled,
-        }
-        for kind in TYPE_ONLY:
-            self.handlers[kind] = self.skip
+        self.table = dispatch_table(tree.language)
 
     # -- driver ---------------------------------------------------------------
 
@@ -200,7 +131,8 @@ class Binder:
         module.scope = scope
         module.body_start = root.start_byte
         self.stack = [(_EXIT, scope), (_VISIT, root, scope, SAFE_USE, True)]
-        handlers = self.handlers
+        table = self.table
+        unknown = Binder.visit_unknown
         stack = self.stack
         while stack:
             item = stack.pop()
@@ -210,11 +142,7 @@ class Binder:
                 if item[4]:
                     self.visit_children(node, item[2], item[3])
                     continue
-                handler = handlers.get(node.type)
-                if handler is None:
-                    self.visit_unknown(node, item[2], item[3])
-                else:
-                    handler(node, item[2], item[3])
+                table.get(node.kind_id, unknown)(self, node, item[2], item[3])
             elif op == _EXIT:
                 self.close_scope(item[1])
             elif op == _DECLARE:
@@ -232,8 +160,11 @@ class Binder:
 
     def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
         push = self.stack.append
+        table = self.table
+        skip = Binder.skip
         for node in reversed(nodes):
-            push((_VISIT, node, scope, use, False))
+            if table.get(node.kind_id) is not skip:
+                push((_VISIT, node, scope, use, False))
 
     # -- scopes and references -----------------------------------------------
 
@@ -311,14 +242,6 @@ class Binder:
 
     def safe_children(self, node: Node, scope: Scope, use: Use) -> None:
         self.visit_all(node.named_children, scope, SAFE_USE)
-
-    def escaping_children(self, why: str) -> Callable[[Node, Scope, Use], None]:
-        use = _escape(why)
-
-        def handler(node: Node, scope: Scope, _: Use) -> None:
-            self.visit_all(node.named_children, scope, use)
-
-        return handler
 
     def visit_transparent(self, node: Node, scope: Scope, use: Use) -> None:
         self.visit(expression_child(node), scope, use)
@@ -977,6 +900,100 @@ class Binder:
                         walk = walk.parent
                     break
                 i -= 1
+
+
+def escaping_children(why: str) -> Callable[[Binder, Node, Scope, Use], None]:
+    use = _escape(why)
+
+    def handler(binder: Binder, node: Node, scope: Scope, _: Use) -> None:
+        binder.visit_all(node.named_children, scope, use)
+
+    return handler
+
+
+HANDLERS: dict[str, Callable[..., None]] = {
+        "program": Binder.visit_children,
+        "function_declaration": Binder.visit_function,
+        "generator_function_declaration": Binder.visit_function,
+        "function_expression": Binder.visit_function,
+        "function": Binder.visit_function,
+        "generator_function": Binder.visit_function,
+        "arrow_function": Binder.visit_function,
+        "method_definition": Binder.visit_function,
+        "class_declaration": Binder.visit_class,
+        "abstract_class_declaration": Binder.visit_class,
+        "class": Binder.visit_class,
+        "statement_block": Binder.visit_block,
+        "switch_body": Binder.visit_block,
+        "lexical_declaration": Binder.visit_declaration,
+        "variable_declaration": Binder.visit_declaration,
+        "using_declaration": Binder.visit_declaration,
+        "for_statement": Binder.visit_for,
+        "for_in_statement": Binder.visit_for_in,
+        "while_statement": Binder.visit_while,
+        "do_statement": Binder.visit_while,
+        "catch_clause": Binder.visit_catch,
+        "identifier": Binder.visit_identifier,
+        "shorthand_property_identifier": Binder.visit_identifier,
+        "assignment_expression": Binder.visit_assignment,
+        "augmented_assignment_expression": Binder.visit_augmented_assignment,
+        "update_expression": Binder.visit_update,
+        "call_expression": Binder.visit_call,
+        "new_expression": Binder.visit_call,
+        "member_expression": Binder.visit_member,
+        "subscript_expression": Binder.visit_subscript,
+        "return_statement": escaping_children("returned"),
+        "throw_statement": escaping_children("thrown"),
+        "yield_expression": escaping_children("yielded"),
+        "await_expression": escaping_children("awaited"),
+        "spread_element": escaping_children("spread"),
+        "array": escaping_children("stored in an array literal"),
+        "decorator": escaping_children("passed to a decorator"),
+        "jsx_expression": escaping_children("passed into JSX"),
+        "expression_statement": Binder.safe_children,
+        "unary_expression": Binder.safe_children,
+        "template_substitution": Binder.safe_children,
+        "parenthesized_expression": Binder.visit_transparent,
+        "as_expression": Binder.visit_transparent,
+        "satisfies_expression": Binder.visit_transparent,
+        "non_null_expression": Binder.visit_transparent,
+        "type_assertion": Binder.visit_transparent,
+        "instantiation_expression": Binder.visit_transparent,
+        "ternary_expression": Binder.visit_ternary,
+        "binary_expression": Binder.visit_binary,
+        "sequence_expression": Binder.visit_sequence,
+        "object": Binder.visit_object,
+        "pair": Binder.visit_pair,
+        "if_statement": Binder.visit_condition_statement,
+        "switch_statement": Binder.visit_condition_statement,
+        "switch_case": Binder.visit_switch_case,
+        "with_statement": Binder.visit_with,
+        "import_statement": Binder.visit_import,
+        "export_statement": Binder.visit_export,
+        "enum_declaration": Binder.visit_enum,
+        "internal_module": Binder.visit_namespace,
+        "module": Binder.visit_namespace,
+        "jsx_opening_element": Binder.visit_jsx_element_name,
+        "jsx_self_closing_element": Binder.visit_jsx_element_name,
+        "jsx_closing_element": Binder.skip,
+        "nested_identifier": Binder.skip,
+        "class_heritage": escaping_children("extended"),
+        "computed_property_name": Binder.safe_children,
+        "labeled_statement": Binder.visit_labeled,
+    }
+
+
+@lru_cache(maxsize=None)
+def dispatch_table(language: tree_sitter.Language) -> dict[int, Callable[..., None]]:
+    """Handlers by node kind id, built once per grammar: dispatch on ints, not on type strings."""
+    by_name: dict[str, Callable[..., None]] = dict(HANDLERS)
+    by_name.update(dict.fromkeys(TYPE_ONLY, Binder.skip))
+    table: dict[int, Callable[..., None]] = {}
+    for kind_id in range(language.node_kind_count):
+        handler = by_name.get(language.node_kind_for_id(kind_id) or "")
+        if handler is not None:
+            table[kind_id] = handler
+    return table
 
 
 def bind(data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem]) -> FileModel:
