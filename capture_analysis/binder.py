@@ -114,7 +114,7 @@ class Binder:
         self.eval_calls: list[tuple[Reference, Scope]] = []
         self.with_scopes: list[tuple[Scope, int]] = []
         #: spans of ``export const/function/class ...`` declarations.
-        self.exported_spans: list[tuple[int, int]] = []
+        self.exported_spans: list[tuple[int, int, Scope]] = []
         self.stack: list[tuple] = []
         #: closure literal start -> the binding it initializes (for the back-patch exception).
         self.pending_init: dict[int, Binding] = {}
@@ -151,7 +151,7 @@ class Binder:
                 self.write_pattern(*item[1:])
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
-        self.mark_exported(scope)
+        self.mark_exported()
         return FileModel(module, self.closures, self.bindings, self.references)
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
@@ -305,7 +305,7 @@ class Binder:
                 self.visit(child, scope, exported)
             else:
                 if child.type.endswith("declaration") or child.type in ("internal_module", "module"):
-                    self.exported_spans.append((child.start_byte, child.end_byte))
+                    self.exported_spans.append((child.start_byte, child.end_byte, scope))
                 self.visit(child, scope, SAFE_USE)
 
     def visit_import(self, node: Node, scope: Scope, use: Use) -> None:
@@ -351,7 +351,11 @@ class Binder:
             if arguments.type == "arguments":
                 self.visit_all(arguments.named_children, scope, _escape("passed as an argument"))
             else:
-                self.visit(arguments, scope, SAFE_USE)  # tagged template
+                # A tagged template passes every substituted value to the tag.
+                passed = _escape("passed to a template tag")
+                for part in arguments.named_children:
+                    if part.type == "template_substitution":
+                        self.visit_all(part.named_children, scope, passed)
         if callee is not None:
             bare = unwrap(callee)
             if bare.type == "identifier" and self.data[bare.start_byte:bare.end_byte] == b"eval":
@@ -389,6 +393,10 @@ class Binder:
             self.name_literal(right, ref.name)
             if use.kind is UseKind.SAFE:
                 self.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+            elif use.kind is UseKind.FLOW:
+                # ``a = b = v``: v goes into b, and the same value from b into a.
+                self.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+                self.reference(target, scope, read=True, write=False, use=use)
             else:
                 self.visit(right, scope, _escape("assigned, and the assignment's value is used"))
             return
@@ -877,9 +885,20 @@ class Binder:
                 walk.has_direct_eval = True
                 walk = walk.parent
 
-    def mark_exported(self, module_scope: Scope) -> None:
-        for binding in module_scope.declarations.values():
-            binding.exported = any(start <= binding.start < end for start, end in self.exported_spans)
+    def mark_exported(self) -> None:
+        """Bindings declared by an ``export`` declaration, at module level or in a namespace body.
+
+        A namespace member that is exported becomes a property of the namespace object.
+        """
+        by_scope: dict[Scope, list[tuple[int, int]]] = {}
+        for start, end, scope in self.exported_spans:
+            by_scope.setdefault(self.function_scope(scope), []).append((start, end))
+        for scope, spans in by_scope.items():
+            spans.sort()
+            starts = [start for start, _ in spans]
+            for binding in scope.declarations.values():
+                i = bisect.bisect_right(starts, binding.start) - 1
+                binding.exported = i >= 0 and binding.start < spans[i][1]
 
     def mark_syntax_errors(self) -> None:
         """A closure that contains a syntax error, and every closure around it, is decided conservatively."""
