@@ -787,11 +787,10 @@ class Binder:
         else:
             self.visit(body, scope, SAFE_USE)
 
-    def new_loop(self, node: Node, scope: Scope, repeated: list[Node | None],
-                 head: tuple[Node | None, ...] = ()) -> Loop:
+    def new_loop(self, node: Node, scope: Scope, repeated: list[Node | None], update: Node | None = None) -> Loop:
         spans = tuple((n.start_byte, n.end_byte) for n in repeated if n is not None)
-        clauses = tuple((n.start_byte, n.end_byte) for n in head if n is not None)
-        loop = Loop(node.start_byte, node.end_byte, spans, node.start_byte, clauses)
+        loop = Loop(node.start_byte, node.end_byte, spans, node.start_byte,
+                    (update.start_byte, update.end_byte) if update is not None else None)
         scope.closure.loops.append(loop)
         return loop
 
@@ -800,7 +799,7 @@ class Binder:
         condition = node.child_by_field_name("condition")
         increment = node.child_by_field_name("increment")
         body = node.child_by_field_name("body")
-        loop = self.new_loop(node, scope, [condition, increment, body], (condition, increment))
+        loop = self.new_loop(node, scope, [condition, increment, body], increment)
         lexical = init is not None and init.type == "lexical_declaration"
         head = self.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop) if lexical else scope
         self.visit_loop_body(body, head, loop)

@@ -181,10 +181,10 @@ class Decider:
             if write.closure is not binding.closure:
                 return write, binding.closure.child_containing(write.closure) or capturers[0]
         own_loop = binding.per_iteration_of
-        in_head = [c for c in capturers if own_loop is not None and own_loop.in_head_clause(c.creation_offset)]
-        in_body = [c for c in capturers if not (own_loop is not None and own_loop.in_head_clause(c.creation_offset))]
-        first_head = min(in_head, key=lambda c: c.creation_offset, default=None)
-        first_body = min(in_body, key=lambda c: c.creation_offset, default=None)
+        in_update = [c for c in capturers if own_loop is not None and own_loop.in_update(c.creation_offset)]
+        in_turn = [c for c in capturers if not (own_loop is not None and own_loop.in_update(c.creation_offset))]
+        first_update = min(in_update, key=lambda c: c.creation_offset, default=None)
+        first_turn = min(in_turn, key=lambda c: c.creation_offset, default=None)
         loops_with_capture: dict[int, Closure] = {}
         for capturer in capturers:
             for index, loop in enumerate(binding.closure.loops):
@@ -192,13 +192,13 @@ class Decider:
                     loops_with_capture[index] = capturer
         for write in writes:
             effect = write.effect
-            if first_head is not None and own_loop is not None and own_loop.repeats(effect):
+            if first_update is not None and own_loop is not None and own_loop.repeats(effect):
                 # A closure made in the update clause lives in the next turn's copy, which the
-                # next test and body write.
-                return write, first_head
-            head_write = own_loop is not None and own_loop.in_head_clause(effect)
-            if first_body is not None and effect > first_body.creation_offset and not head_write:
-                return write, first_body  # the test and update act on the next iteration's fresh copy
+                # next test, body and update write.
+                return write, first_update
+            update_write = own_loop is not None and own_loop.in_update(effect)
+            if first_turn is not None and effect > first_turn.creation_offset and not update_write:
+                return write, first_turn  # the update acts on the next iteration's fresh copy
             for index, capturer in loops_with_capture.items():
                 loop = binding.closure.loops[index]
                 if loop.repeats(effect) and not self.owns(loop, binding):

@@ -107,14 +107,15 @@ class Loop:
     end: int
     repeated: tuple[tuple[int, int], ...]
     line_node_start: int
-    #: for ``for (;;)`` loops: spans of the test and the update clause.
-    head_clauses: tuple[tuple[int, int], ...] = ()
+    #: for ``for (;;)`` loops: the span of the update clause, which runs on the next
+    #: iteration's fresh copy of the per-iteration head bindings.
+    update: tuple[int, int] | None = None
 
     def repeats(self, offset: int) -> bool:
         return any(s <= offset < e for s, e in self.repeated)
 
-    def in_head_clause(self, offset: int) -> bool:
-        return any(s <= offset < e for s, e in self.head_clauses)
+    def in_update(self, offset: int) -> bool:
+        return self.update is not None and self.update[0] <= offset < self.update[1]
 
 
 @dataclass(slots=True, eq=False)

@@ -211,3 +211,13 @@ def test_var_initializer_closure_exists_before_the_initializing_write():
         declare function keep<T>(value: T): T;
         function f() { var h = keep(() => h); }
     """)["h"] == "box"
+
+
+def test_closure_in_for_test_clause_is_in_the_current_iterations_copy():
+    result = storages("""
+        declare function keep(value: unknown): void;
+        function onlyUpdated(n: number) { for (let i = 0; keep(() => i), i < n; i++) {} }
+        function bodyWrites(n: number) { for (let j = 0; keep(() => j), j < n; j++) { j += 1; } }
+    """)
+    assert result["i"] == "value"
+    assert result["j"] == "box"
