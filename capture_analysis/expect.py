@@ -207,13 +207,20 @@ class Malformed(Exception):
 CLAUSE_WORDS = frozenset({"allocates", "reports", "BAD"})
 #: how the parser's terminals are named in error messages.
 TERMINAL_WORDS = {
-    "NAME": "a binding name", "QUOTED_NAME": "a binding name", "STORAGE": "a storage (" + ", ".join(
-        s.value for s in Storage) + ")", "INT": "a number", "UNIT": "`call` or `iteration`",
-    "CODE": "a diagnostic code such as BX101", "STRING": 'a quoted regular expression "..."',
-    "CARETS": "`^`", "UNANNOTATED": "`report` or `ignore`", "KIND": "a binding kind (let, class-name, ...)", "NO": "`no`", "NOTHING": "`nothing`",
+    "NAME": "a binding name",
+    "QUOTED_NAME": "a binding name",
+    "STORAGE": "a storage (" + ", ".join(s.value for s in Storage) + ")",
+    "KIND": "a binding kind (let, class-name, ...)",
+    "INT": "a number",
+    "UNIT": "`call` or `iteration`",
+    "CODE": "a diagnostic code such as BX101",
+    "STRING": 'a quoted regular expression "..."',
+    "CARETS": "`^`",
+    "UNANNOTATED": "`report` or `ignore`",
+    "NO": "`no`",
+    "NOTHING": "`nothing`",
     "$END": "the end of the annotation",
 }
-
 
 WORD = re.compile(r"[A-Za-z0-9_$]+")
 
@@ -226,7 +233,7 @@ def render_name(name: str) -> str:
 def grammar_parser() -> lark.Lark:
     """The Lark parser, built once per process from the packaged grammar."""
     text = resources.files("capture_analysis").joinpath("grammars/expect.lark").read_text(encoding="utf-8")
-    return lark.Lark(text, start=["annotation", "header"], parser="lalr", propagate_positions=False)
+    return lark.Lark(text, start=["annotation", "header"], parser="lalr")
 
 
 def describe_terminals(names: set[str] | frozenset[str]) -> str:
@@ -280,11 +287,12 @@ class _Build(lark.Transformer):  # type: ignore[type-arg]
         return token
 
     def storage(self, children: list[lark.Token | None]) -> StorageExpectation:
-        name, kind, *storages = children
+        name, kind, *rest = children
         assert name is not None
+        storages = [s for s in rest if s is not None]
         values = tuple(Storage(str(s)) for s in storages)
         if len(set(values)) != len(values):
-            raise Malformed(storages[0].start_pos or 0, f"`{name}` lists the same storage twice")  # type: ignore[union-attr]
+            raise Malformed(storages[0].start_pos or 0, f"`{name}` lists the same storage twice")
         return StorageExpectation(str(name), values, self._at(name),
                                   None if kind is None else BindingKind(str(kind)))
 

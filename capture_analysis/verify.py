@@ -29,7 +29,6 @@ from .decide import Decision
 from .expect import (
     AllocationExpectation,
     Amount,
-    AnnotationError,
     DiagnosticExpectation,
     Expectation,
     FileExpectations,
@@ -298,7 +297,15 @@ def verify_path(path: str) -> FileResult:
     expectations = load_expectations(path)
     if isinstance(expectations, str):
         return FileResult(path, errors=[expectations])
-    return verify_expectations(expectations)
+    try:
+        return verify_expectations(expectations)
+    except Exception as error:  # one file the analyzer chokes on must not hide the others
+        return FileResult(path, errors=[internal_error(path, error)])
+
+
+def internal_error(path: str, error: Exception) -> str:
+    return (f"boxcheck verify: {path}: internal error: {type(error).__name__}: {error} "
+            "(please report this with the file)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -518,8 +525,11 @@ def update_path(path: str) -> FileResult:
         return FileResult(path, errors=[str(e) for e in expectations.errors])
     if expectations.source.decode_errors:
         return FileResult(path, errors=[f"boxcheck verify: {path}: not UTF-8; not rewritten"])
-    updater = Updater(expectations, Results(expectations.source, expectations.policies))
-    text = updater.text()
+    try:
+        updater = Updater(expectations, Results(expectations.source, expectations.policies))
+        text = updater.text()
+    except Exception as error:  # as in verify_path: report, leave the file alone, go on
+        return FileResult(path, errors=[internal_error(path, error)])
     changed = text != expectations.source.text
     if changed:
         with open(path, "rb") as handle:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import textwrap
 
 import pytest
@@ -11,7 +10,7 @@ from capture_analysis.allocations import allocate
 from capture_analysis.cli import main as cli_main
 from capture_analysis.decide import decide
 from capture_analysis.model import Storage
-from capture_analysis.policies import OPTIMAL, POLICIES, Policy
+from capture_analysis.policies import POLICIES, Policy
 from capture_analysis.verify import Outcome, verify_path
 
 COUNTER = """\
@@ -279,3 +278,38 @@ def test_update_refuses_to_append_inside_a_multiline_string(tmp_path, capsys):
     assert code == 2
     assert f"{path}:2: cannot append `//~ n: box`: the line ends inside a string or comment" in err
     assert path.read_text() == text
+
+
+def test_an_internal_error_on_one_file_is_reported_and_the_others_still_checked(tmp_path, capsys, monkeypatch):
+    import capture_analysis.verify as verify_module
+
+    real = verify_module.Results
+
+    def fragile(source, policies):
+        if source.path.endswith("a.ts"):
+            raise RecursionError("too deep")
+        return real(source, policies)
+
+    monkeypatch.setattr(verify_module, "Results", fragile)
+    write(tmp_path, COUNTER, "a.ts")
+    write(tmp_path, COUNTER.replace("step: value", "step: box"), "b.ts")
+    code, out, err = verify(capsys, tmp_path)
+    assert code == 2
+    assert f"{tmp_path / 'a.ts'}: internal error: RecursionError: too deep" in err
+    assert "b.ts:3: expected step: box" in out
+
+
+def test_update_names_the_kind_when_two_bindings_of_one_name_share_a_line(tmp_path, capsys):
+    path = write(tmp_path, """\
+        export function make() { //~ allocates 1 per call
+          class Node {
+            clone() { return new Node(); }
+          }
+          const get = () => Node;
+          Node = null as never;
+          return get;
+        }
+        """)
+    verify(capsys, "--update", path)
+    assert path.read_text().splitlines()[1] == "  class Node {  //~ Node (class): box"
+    assert outcomes(path) == []
