@@ -48,3 +48,13 @@ def test_the_suite_covers_every_feature_with_many_behaviours():
     assert {"writes", "loops", "hoisting", "shadowing", "types", "classes", "objects", "catch", "async",
             "nesting", "module", "eval", "escape", "grouping", "params"} <= features
     assert sum(1 for p in SUITE if FIXTURES in p.parents) >= 60
+
+
+def test_the_annotations_quoted_in_the_docs_are_taken_from_real_fixtures():
+    docs = (ROOT / "docs" / "expectations.md").read_text()
+    quoted = [line.strip() for block in docs.split("```ts\n")[1:] for line in block.split("```")[0].splitlines()
+              if "//~" in line]
+    assert quoted
+    suite = "\n".join(path.read_text() for path in SUITE)
+    missing = [line for line in quoted if line not in suite]
+    assert not missing, f"docs/expectations.md quotes annotations that no fixture has: {missing}"
