@@ -124,8 +124,29 @@ def document(policy: str, files: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def dumps(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
+def dumps(doc: Any, expand: int = 4) -> str:
+    """Indented down to ``expand`` levels, one compact record per line below that.
+
+    ``json.dumps(indent=...)`` falls back to the pure-Python encoder, which took
+    most of the time of a JSON run; records below the expanded levels (a binding,
+    a function, a diagnostic) go through the C encoder and stay one line each,
+    which also keeps committed outputs easy to diff.
+    """
+    return _layout(doc, 0, expand) + "\n"
+
+
+def _layout(value: Any, depth: int, expand: int) -> str:
+    if depth >= expand or not isinstance(value, (dict, list)) or not value:
+        return _COMPACT(value)
+    inner = "  " * (depth + 1)
+    if isinstance(value, dict):
+        items = [f"{inner}{_COMPACT(key)}: {_layout(item, depth + 1, expand)}" for key, item in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
+    items = [inner + _layout(item, depth + 1, expand) for item in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
 
 
 class JsonReporter(Reporter):
