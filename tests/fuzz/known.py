@@ -13,7 +13,21 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .program import Assign, Closure, Decl, Expr, Fn, ForEach, Program, Target, Var
+from .program import (
+    ArrayTarget,
+    Assign,
+    Closure,
+    Decl,
+    Expr,
+    Fn,
+    ForEach,
+    ObjectTarget,
+    Param,
+    Program,
+    Target,
+    Update,
+    Var,
+)
 
 #: fields that point back up or across the tree, not down into it.
 NOT_CHILDREN = frozenset({"parent", "captures", "initializes", "name", "var", "capturers"})
@@ -59,35 +73,50 @@ def pattern_defaults(target: Target) -> list[Expr]:
     return [n for n in walk(target) if isinstance(n, Expr)]
 
 
-def writes_after_their_operands(program: Program) -> Iterator[tuple[list[Var], list[object]]]:
-    """(written bindings, what is evaluated before the write) for every write with operands."""
+def writes_in(node: object) -> set[Var]:
+    """Bindings written while ``node`` is evaluated (not inside the closures it creates)."""
+    written: set[Var] = set()
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Closure):
+            continue
+        if isinstance(current, (Assign, Update)):
+            written.update(current.target.vars())
+        stack.extend(c for c in children(current) if dataclasses.is_dataclass(c) and not isinstance(c, Var))
+    return written
+
+
+def destructurings(program: Program) -> Iterator[tuple[Target, object]]:
+    """(pattern, source) of every destructuring: the source is evaluated first, then the pattern."""
     for fn in program.functions:
         for node in walk(fn):
-            if isinstance(node, Assign):
-                yield node.target.vars(), [node.value, *pattern_defaults(node.target)]
-            elif isinstance(node, Decl) and node.keyword == "var":
+            if isinstance(node, Decl):
                 for d in node.declarators:
-                    if d.init is not None:
-                        yield d.target.vars(), [d.init, *pattern_defaults(d.target)]
-            elif isinstance(node, ForEach) and node.keyword in (None, "var"):
-                yield node.target.vars(), [node.iterable, *pattern_defaults(node.target)]
+                    if d.init is not None and isinstance(d.target, (ArrayTarget, ObjectTarget)):
+                        yield d.target, d.init
+            elif isinstance(node, Assign) and isinstance(node.target, (ArrayTarget, ObjectTarget)):
+                yield node.target, node.value
+            elif isinstance(node, Param) and node.default is not None \
+                    and isinstance(node.target, (ArrayTarget, ObjectTarget)):
+                yield node.target, node.default
+            elif isinstance(node, ForEach) and isinstance(node.target, (ArrayTarget, ObjectTarget)):
+                yield node.target, node.iterable
 
 
-def write_after_operand_closure(program: Program, var: Var) -> bool:
-    """Issue: a write's position is taken to be its target's, though it happens after its operands.
+def pattern_default_write_after_source(program: Program, var: Var) -> bool:
+    """Issue: a write in a destructuring default is placed where it stands, though it runs after the source.
 
-    ``x = keep(() => x)``, ``[x] = [keep(() => x)]``, ``x ||= keep(() => x)``,
-    ``var x = keep(() => x)``, ``for (x of [keep(() => x)])``: the closure is
-    created while the right-hand side (or iterable, or initializer) is
-    evaluated, and ``x`` is written after it; boxcheck compares the closure's
-    position with the target's, which comes first in the text, and says
-    ``value``.  Regression: ``regressions/write-after-operand-closure-*.ts``.
+    ``let {a = (x = 1)} = {b: keep(() => x)}``: the source is evaluated
+    first, creating the closure; then the pattern runs, and its default
+    writes ``x``.  The write's offset (and the end of its own assignment) is
+    before the closure's in the text, so boxcheck says ``value``.  Also in
+    destructuring assignments, destructured parameters with a default and
+    ``for-of`` heads.  Regression: ``regressions/pattern-default-write-after-source.ts``.
     """
-    for written, operands in writes_after_their_operands(program):
-        if var not in written:
-            continue
-        made = set().union(*(created_in(o) for o in operands))
-        if any(c in made for c in var.capturers):
+    for pattern, source in destructurings(program):
+        written = set().union(*(writes_in(d) for d in pattern_defaults(pattern)))
+        if var in written and any(c in created_in(source) for c in var.capturers):
             return True
     return False
 
@@ -98,7 +127,7 @@ class KnownBug:
     explains: Callable[[Program, Var], bool]
 
 
-KNOWN_BUGS = (KnownBug("write-after-operand-closure", write_after_operand_closure),)
+KNOWN_BUGS = (KnownBug("pattern-default-write-after-source", pattern_default_write_after_source),)
 
 
 def explain(program: Program, var: Var) -> str | None:
