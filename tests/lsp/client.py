@@ -3,7 +3,10 @@
 Hand-rolled rather than pygls's client so that tests can also send what no
 well-behaved client sends (a malformed body, an unknown method) and see
 every message the server writes, in order.  Every wait has a timeout, so a
-hung server fails the test instead of blocking the suite.
+hung server fails the test instead of blocking the suite, and no thread ever
+blocks on a pipe while holding what another needs: one thread writes (from a
+queue), one reads, so a burst of writes cannot deadlock against a server
+that is itself blocked writing its answers.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
@@ -44,17 +48,25 @@ class LspClient:
         self.notifications: list[Message] = []
         self.server_requests: list[Message] = []
         self.stderr: list[bytes] = []
-        self.write_lock = threading.Lock()
+        self.outbox: queue.Queue[bytes | None] = queue.Queue()
+        threading.Thread(target=self._write, daemon=True).start()
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
 
     # -- wire -------------------------------------------------------------------------------
 
     def send_raw(self, body: bytes) -> None:
-        with self.write_lock:
-            assert self.process.stdin is not None
-            self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-            self.process.stdin.flush()
+        self.outbox.put(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def _write(self) -> None:
+        stream = self.process.stdin
+        assert stream is not None
+        while (frame := self.outbox.get()) is not None:
+            try:
+                stream.write(frame)
+                stream.flush()
+            except (BrokenPipeError, ValueError):   # the server exited, or we closed its stdin
+                return
 
     def send(self, message: Message) -> None:
         self.send_raw(json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8"))
@@ -192,7 +204,17 @@ class LspClient:
         finally:
             self.kill()
 
+    def close_stdin(self) -> None:
+        """Hang up after what was sent so far, as a client that goes away does."""
+        self.outbox.put(None)
+        deadline = time.monotonic() + TIMEOUT
+        while not self.outbox.empty() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+
     def kill(self) -> None:
+        self.outbox.put(None)
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(TIMEOUT)
