@@ -107,9 +107,7 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
         site = decision.site
         where = "on every loop iteration" if site is not None and site.per_iteration else "per call"
         if site is not None and site.kind is Storage.CONTEXT:
-            others = [d.binding.name for d in site.decisions if d is not decision]
-            storage = (f"a slot in a heap context shared with {', '.join(f'`{n}`' for n in others)}" if others
-                       else "a slot in a heap context of its own")
+            storage = context_words(site.decisions, decision)
         else:
             storage = "a heap box"
         if decision.early_capture is not None and not decision.writes:
@@ -129,3 +127,18 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
         out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
     out.sort(key=lambda d: (d.start, d.rule.code))
     return out
+
+
+def context_words(members: list[Decision], decision: Decision, shown: int = 4) -> str:
+    """Name a few context neighbours: a factory with 2,000 shared bindings must not print 2,000 names 2,000 times."""
+    others: list[str] = []
+    for member in members:
+        if member is not decision:
+            others.append(f"`{member.binding.name}`")
+            if len(others) > shown:
+                break
+    if not others:
+        return "a slot in a heap context of its own"
+    if len(members) - 1 > shown:
+        return f"a slot in a heap context shared with {', '.join(others[:shown])} and {len(members) - 1 - shown} more"
+    return f"a slot in a heap context shared with {', '.join(others)}"

@@ -49,6 +49,8 @@ class EscapeGraph:
         self.model = model
         self._graph: nx.DiGraph | None = None
         self._escaping: set[object] = set()
+        self._toward_escape: dict[object, object] = {}
+        self._reaches: dict[Closure, set[object]] = {}
 
     @property
     def graph(self) -> nx.DiGraph:
@@ -65,8 +67,28 @@ class EscapeGraph:
             for binding in model.bindings:
                 if binding.exported:
                     self._edge(binding, ESCAPE, binding.start, "exported")
-            self._escaping = nx.ancestors(self._graph, ESCAPE)
+            self._toward_escape = self._next_hops(self._graph)
+            self._escaping = set(self._toward_escape)
         return self._graph
+
+    @staticmethod
+    def _next_hops(graph: nx.DiGraph) -> dict[object, object]:
+        """For every node that reaches ``ESCAPE``, its next node on a shortest path there.
+
+        One breadth-first search backwards from ``ESCAPE``, so that explaining thousands of
+        verdicts in one huge factory does not run a path search per verdict.
+        """
+        hops: dict[object, object] = {}
+        frontier = [ESCAPE]
+        while frontier:
+            following = []
+            for node in frontier:
+                for source in graph.predecessors(node):
+                    if source not in hops and source != ESCAPE:
+                        hops[source] = node
+                        following.append(source)
+            frontier = following
+        return hops
 
     def _edge(self, source: object, target: object, offset: int, why: str) -> None:
         graph = self._graph
@@ -117,17 +139,23 @@ class EscapeGraph:
         return self.graph is not None and closure in self._escaping
 
     def reaches(self, closure: Closure) -> set[object]:
-        return nx.descendants(self.graph, closure) if closure in self.graph else set()
+        if closure not in self._reaches:
+            graph = self.graph
+            self._reaches[closure] = nx.descendants(graph, closure) if closure in graph else set()
+        return self._reaches[closure]
 
     def escape_chain(self, closure: Closure) -> list[Step]:
-        """The shortest path from ``closure`` to ``ESCAPE``, one step per edge."""
+        """A shortest path from ``closure`` to ``ESCAPE``, one step per edge."""
         if not self.escapes(closure):
             return []
-        path = nx.shortest_path(self.graph, closure, ESCAPE)
+        graph = self.graph
         steps = []
-        for source, target in zip(path, path[1:]):
-            data = self.graph.edges[source, target]
+        source: object = closure
+        while source != ESCAPE:
+            target = self._toward_escape[source]
+            data = graph.edges[source, target]
             steps.append(Step(data["offset"], f"{describe(source)}: {data['why']}", describe(source)))
+            source = target
         return steps
 
 

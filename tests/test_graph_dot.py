@@ -6,9 +6,11 @@ import re
 import textwrap
 from collections.abc import Iterator
 
+import pytest
+
 from capture_analysis.analyze import analyze_text, apply_policy, bind_source
 from capture_analysis.model import Closure
-from capture_analysis.policies import OPTIMAL
+from capture_analysis.policies import OPTIMAL, POLICIES
 from capture_analysis.report.dot import Cluster, Node, Panel, build_graph, text, visible
 from capture_analysis.source import SourceFile
 
@@ -308,3 +310,21 @@ def test_roots_default_to_every_top_level_function() -> None:
     source = build_graph([analysis]).source
     for closure in tops:
         assert f"subgraph cluster_c{closure.index} {{" in source
+
+
+def test_a_site_allocated_only_in_a_branch_says_so() -> None:
+    legacy = POLICIES.get("legacy")
+    if legacy is None:
+        pytest.skip("the `legacy` policy (the one with conditional sites) is not registered")
+    bound = bind_source(SourceFile("branch.ts", textwrap.dedent("""\
+        export function f(flag: boolean) {
+          if (flag) {
+            let y = 0;
+            return () => y++;
+          }
+          return null;
+        }
+    """)))
+    drawn = Panel(apply_policy(bound, legacy), list(bound.model.module.children), False, "").build()
+    site, _ = find(drawn, "box · per call")
+    assert site.attrs["label"] == "box · per call\\n1 binding\\nonly if the branch @2 runs"

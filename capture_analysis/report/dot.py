@@ -56,6 +56,7 @@ from ..analyze import FileAnalysis
 from ..decide import Decision
 from ..escape import ESCAPE
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
+from ..policy_support import PolicySite
 
 FONT = "Helvetica"
 READ_COLOR = "#555555"
@@ -309,9 +310,12 @@ class Panel:
         style = STORAGE_STYLE[site.kind]
         cluster = Cluster(f"cluster_{site_id}", {"label": "", "style": "dashed,rounded", "color": style["color"]})
         self.place(cluster, self.container(closure, site.loop))
+        lines = [f"{site.kind.value} · {'per iteration' if site.per_iteration else 'per call'}",
+                 plural(len(site.decisions), "binding")]
+        if isinstance(site, PolicySite) and site.branch is not None:
+            lines.append(f"only if the branch @{self.line(site.branch)} runs")
         cluster.nodes.append(Node(site_id, {
-            "label": text(f"{site.kind.value} · {'per iteration' if site.per_iteration else 'per call'}",
-                          plural(len(site.decisions), "binding")),
+            "label": text(*lines),
             "shape": "cylinder", "style": "filled", "fillcolor": style["fillcolor"], "color": style["color"],
             "tooltip": text(f"allocation site {site.id}"),
         }))
