@@ -23,6 +23,7 @@ import subprocess
 from collections import Counter, defaultdict
 from contextlib import redirect_stdout
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -80,11 +81,16 @@ def measured() -> dict[str, dict]:
     return {f["path"]: f for f in report["files"]}
 
 
-def policy_report(paths: list[str]) -> dict[str, dict]:
+def boxcheck_json(*args: str, paths: list[str]) -> dict[str, dict]:
+    """path (relative to the project) -> boxcheck's JSON report of that file, whatever the working directory."""
     out = io.StringIO()
     with redirect_stdout(out):
-        boxcheck(["--policy", "v8", "--format", "json", *paths])
-    return {f["path"]: f for f in json.loads(out.getvalue())["files"]}
+        boxcheck(["--format", "json", *args, *(str(ROOT / p) for p in paths)])
+    return {Path(f["path"]).relative_to(ROOT).as_posix(): f for f in json.loads(out.getvalue())["files"]}
+
+
+def policy_report(paths: list[str]) -> dict[str, dict]:
+    return boxcheck_json("--policy", "v8", paths=paths)
 
 
 @pytest.fixture(scope="session")
@@ -203,10 +209,7 @@ def test_the_factory_set_covers_each_topic_with_at_least_30_factories():
 @pytest.mark.parametrize("path", SOURCES)
 def test_the_harness_and_boxcheck_see_the_same_bindings(measured, path):
     """Else a binding could fall out of the comparison unnoticed."""
-    out = io.StringIO()
-    with redirect_stdout(out):
-        boxcheck(["--format", "json", path])
-    [report] = json.loads(out.getvalue())["files"]
+    report = boxcheck_json(paths=[path])[path]
     seen_by_boxcheck = sorted((b["name"], b["line"], b["column"], b["kind"] in INNER_NAME_KINDS)
                               for b in report["bindings"])
     declared = sorted((d["name"], d["line"], d["column"], d["inner"]) for d in measured[path]["declarations"])

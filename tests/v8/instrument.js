@@ -58,7 +58,7 @@ class ScopeModel {
     this.scopes = [];
     this.declarations = [];
     this.factories = [];
-    /** original node -> what to add there: {probe: 'entry'|'test'|'class'|'wrap-body', scope} */
+    /** original node -> the probe to add there: {probe: 'entry'|'wrap-body'|'wrap-statement'|'test'|'class', scope} */
     this.probes = new Map();
     const module = this.addScope('module', null, sourceFile, { name: '<module>' });
     for (const statement of sourceFile.statements) {

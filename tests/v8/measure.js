@@ -26,6 +26,9 @@ const CONTEXT_KINDS = {
   eval_context_map: 'eval', with_context_map: 'with', await_context_map: 'await',
 };
 
+/** The `call` of the root that holds the probes run while a module loads. */
+const LOAD = 'load';
+
 class Kept {
   constructor(scope, value) { this.scope = String(scope); this.value = value; }
 }
@@ -68,7 +71,7 @@ function runAll(plan) {
       failures.push({ file: fileIndex, case: null, message: `loading failed: ${error && error.stack}` });
       continue;
     }
-    roots.push(new BoxcheckCallRoot(String(fileIndex), null, kept, null, null, null, null));
+    roots.push(new BoxcheckCallRoot(String(fileIndex), LOAD, kept, null, null, null, null));
     for (const [caseIndex, call] of file.cases.entries()) {
       kept = [];
       try {
@@ -150,14 +153,16 @@ class ContextReader {
     const queue = value >= 0 ? [[value, 0]] : [];
     while (queue.length) {
       const [node, depth] = queue.shift();
-      if (seen.has(node) || depth > 4) continue;
+      if (seen.has(node) || depth > 6) continue;
       seen.add(node);
       if (graph.type(node) === 'closure') for (const c of this.chain(node, stops)) contexts.add(c);
       for (const e of graph.edgesOf(node)) {
-        if ((e.type === 'property' || e.type === 'element') && e.name !== '__proto__' && e.name !== 'constructor'
-            && ['object', 'closure', 'array'].includes(graph.type(e.to))) {
-          queue.push([e.to, depth + 1]);
-        }
+        const data = (e.type === 'property' || e.type === 'element') && e.name !== '__proto__'
+          && ['object', 'closure', 'array'].includes(graph.type(e.to));
+        // an instance's class: object -> map (-> back_pointer ...) -> constructor
+        const toClass = e.type === 'internal' && ['map', 'back_pointer', 'constructor'].includes(e.name)
+          && ['object shape', 'closure'].includes(graph.type(e.to));
+        if (data || toClass) queue.push([e.to, depth + 1]);
       }
     }
     return [...contexts].map((c) => this.read(c).slots.join(',')).sort();
@@ -240,7 +245,7 @@ function measureCall(reader, file, root, preexisting) {
     contexts.push({ scope: scopeId, kind: info.kind, slots: info.slots });
   }
   const plainFactory = graph.edge(root, 'property', 'plainFactory');
-  const plainStops = new Set(preexisting.plain);
+  const plainStops = new Set();
   const plainOuter = graph.edge(plainFactory, 'internal', 'context');
   if (plainOuter >= 0) plainStops.add(plainOuter);
   return {
@@ -260,7 +265,6 @@ function preexistingContexts(reader, loadRoot) {
   for (const e of graph.edgesOf(keptList)) {
     if (e.type === 'element') for (const c of reader.chain(graph.edge(e.to, 'property', 'value'), new Set())) found.add(c);
   }
-  found.plain = new Set();
   return found;
 }
 
@@ -273,17 +277,13 @@ function main() {
   const reader = new ContextReader(graph);
   const files = plan.files.map(() => ({ cases: [] }));
   const rootNodes = graph.find('object', 'BoxcheckCallRoot');
+  const property = (node, name) => graph.name(graph.edge(node, 'property', name));
   const loadRoots = new Map();
+  for (const node of rootNodes) if (property(node, 'call') === LOAD) loadRoots.set(Number(property(node, 'file')), node);
   for (const node of rootNodes) {
-    if (graph.edge(node, 'property', 'factory') < 0 || graph.type(graph.edge(node, 'property', 'factory')) !== 'closure') {
-      loadRoots.set(Number(graph.name(graph.edge(node, 'property', 'file'))), node);
-    }
-  }
-  for (const node of rootNodes) {
-    const factory = graph.edge(node, 'property', 'factory');
-    if (factory < 0 || graph.type(factory) !== 'closure') continue;
-    const fileIndex = Number(graph.name(graph.edge(node, 'property', 'file')));
-    const caseIndex = Number(graph.name(graph.edge(node, 'property', 'call')));
+    if (property(node, 'call') === LOAD) continue;
+    const fileIndex = Number(property(node, 'file'));
+    const caseIndex = Number(property(node, 'call'));
     const preexisting = preexistingContexts(reader, loadRoots.get(fileIndex));
     files[fileIndex].cases[caseIndex] = measureCall(reader, plan.files[fileIndex], node, preexisting);
   }
