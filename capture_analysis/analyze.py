@@ -110,8 +110,8 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
             storage = context_words(site.decisions, decision)
         else:
             storage = "a heap box"
-        if decision.early_capture is not None and not decision.writes:
-            rule = rules.CAPTURED_BEFORE_INIT
+        if decision.early_capture is not None and all(w.is_declaration_write for w in decision.writes):
+            rule = rules.CAPTURED_BEFORE_INIT  # never reassigned: a `var` initializer is not a reassignment
         elif site is not None and site.per_iteration:
             rule = rules.LOOP_CAPTURE
         else:
@@ -125,6 +125,11 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
             early = decision.early_capture
             related.append((early.name_start, early.name_end, "captures it before initialization"))
         out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
+    unmodelled = policy.unmodelled(model, source) if policy.unmodelled is not None else {}
+    for closure, why in unmodelled.items():
+        name = f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"
+        out.append(Diagnostic(rules.UNMODELLED_FUNCTION, closure.name_start,
+                              closure.name_start + max(len(closure.name or ""), 1), f"{name} is {why}"))
     out.sort(key=lambda d: (d.start, d.rule.code))
     return out
 

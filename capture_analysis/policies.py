@@ -2,8 +2,12 @@
 
 A policy turns the scope model into decisions (``decide``) and groups the
 heap-allocated ones into allocation sites (``allocate``).  ``optimal`` is
-DESIGN.md section 2 (``decide.py`` + ``allocations.py``); ``v8`` is what V8
-does (``policy_v8.py``).  docs/policies.md states each one.
+DESIGN.md section 2 (``decide.py`` + ``allocations.py``); ``legacy`` is the
+pre-fix rule of the compiler in the reference case (``policy_legacy.py``);
+``v8`` is what V8 does (``policy_v8.py``).  docs/policies.md states each one.
+
+``unmodelled``, when a policy has it, names the functions whose allocations
+the policy knows it does not count, with the reason; they are reported.
 """
 
 from __future__ import annotations
@@ -11,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import policy_v8
+from . import policy_legacy, policy_v8
 from .allocations import FunctionReport, allocate
 from .decide import Decision, decide
 from .escape import EscapeGraph
-from .model import FileModel
+from .model import Closure, FileModel
 from .source import SourceFile
 
 
@@ -25,6 +29,7 @@ class Policy:
     summary: str
     decide: Callable[[FileModel, SourceFile, EscapeGraph], list[Decision]]
     allocate: Callable[[FileModel, SourceFile, list[Decision]], list[FunctionReport]]
+    unmodelled: Callable[[FileModel, SourceFile], dict[Closure, str]] | None = None
 
 
 OPTIMAL = Policy(
@@ -35,6 +40,16 @@ OPTIMAL = Policy(
     allocate,
 )
 
+LEGACY = Policy(
+    "legacy",
+    "the pre-fix rule of the reference case: box every captured binding that is written anywhere, closure-valued "
+    "lets/consts any closure refers to, function declarations closures refer to and what they refer to, forward "
+    "captures; one box per execution of the declaration",
+    policy_legacy.decide,
+    policy_legacy.allocate,
+    policy_legacy.unmodelled,
+)
+
 V8 = Policy(
     "v8",
     "what V8 does: a context slot for every binding an inner function refers to (or a direct eval sees), "
@@ -43,4 +58,4 @@ V8 = Policy(
     policy_v8.allocate,
 )
 
-POLICIES: dict[str, Policy] = {policy.name: policy for policy in (OPTIMAL, V8)}
+POLICIES: dict[str, Policy] = {policy.name: policy for policy in (OPTIMAL, LEGACY, V8)}

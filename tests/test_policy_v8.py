@@ -30,11 +30,13 @@ def v8(code: str, path: str = "test.ts") -> FileAnalysis:
 
 def contexts(analysis: FileAnalysis, function: str) -> list[tuple[list[str], str]]:
     """Each context site of ``function``: its bindings and its multiplicity."""
+    __tracebackhide__ = True  # the model's repr is too big for a traceback
     report = next(f for f in analysis.functions if f.closure.name == function)
     return [([d.binding.name for d in site.decisions], site.multiplicity) for site in report.sites]
 
 
 def storage(analysis: FileAnalysis, name: str) -> str:
+    __tracebackhide__ = True  # the model's repr is too big for a traceback
     return next(d.storage.value for d in analysis.decisions if d.binding.name == name)
 
 

@@ -1,0 +1,206 @@
+"""Syntax facts the ``legacy`` rule depends on and the scope model does not keep.
+
+The pre-fix compiler decided from the syntax: ``xs.push(1)`` counts as a
+write of ``xs``, a local arrow is inlined only when every later use is a
+direct call with plain arguments, a sloppy-mode function that uses
+``arguments`` treats its parameters specially, async functions with
+``await`` become state machines.  Each question here is answered from the
+tree around a binding, a reference or a closure (``policy_support``).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+from .model import Binding, Closure, ClosureKind, FileModel, Reference, ScopeKind
+from .policy_support import Node, closure_node, node_at, syntax_tree
+from .source import SourceFile
+
+#: array methods whose call on a binding the legacy rule counts as a write of it (``xs.push(1)``).
+MUTATORS = frozenset({"push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin"})
+#: argument kinds an inlined arrow accepts at its call sites, besides identifiers.
+LITERALS = frozenset({"number", "string", "true", "false", "null", "undefined"})
+FUNCTION_TYPES = frozenset({"function_declaration", "generator_function_declaration", "function_expression",
+                            "function", "generator_function", "arrow_function", "method_definition", "class",
+                            "class_declaration", "abstract_class_declaration"})
+DECLARATION_TYPES = frozenset({"lexical_declaration", "variable_declaration", "using_declaration"})
+MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
+
+
+class LegacySyntax:
+    def __init__(self, model: FileModel, source: SourceFile):
+        self.model = model
+        self.source = source
+        self.root = syntax_tree(source).root_node
+
+    def text(self, node: Node) -> str:
+        return self.source.snippet(node.start_byte, node.end_byte)
+
+    def identifier(self, start: int, end: int) -> Node:
+        return node_at(self.source, start, end)
+
+    # -- writes -----------------------------------------------------------------------
+
+    def is_mutator_receiver(self, ref: Reference) -> bool:
+        """``xs.push(1)``, ``(xs).pop()``, ``xs?.sort()``: a call of an array mutator on the binding itself."""
+        node = self.identifier(ref.start, ref.end)
+        while node.parent is not None and node.parent.type == "parenthesized_expression":
+            node = node.parent
+        member = node.parent
+        if member is None or member.type != "member_expression" or member.child_by_field_name("object") != node:
+            return False
+        prop = member.child_by_field_name("property")
+        call = member.parent
+        return (prop is not None and self.text(prop) in MUTATORS and call is not None
+                and call.type == "call_expression" and call.child_by_field_name("function") == member)
+
+    # -- declarations -----------------------------------------------------------------
+
+    def declaration(self, binding: Binding) -> Node:
+        """The statement (or head, or function declaration) that declares ``binding``."""
+        node = self.identifier(binding.start, binding.end)
+        walk: Node | None = node.parent
+        while walk is not None:
+            if walk.type in DECLARATION_TYPES or walk.type in FUNCTION_TYPES or walk.type in (
+                    "for_in_statement", "for_statement", "catch_clause", "formal_parameters"):
+                return walk
+            walk = walk.parent
+        return node
+
+    def initializer(self, binding: Binding) -> Node | None:
+        """The value of the declarator that declares ``binding`` (``const {a, b} = value``)."""
+        walk: Node | None = self.identifier(binding.start, binding.end)
+        while walk is not None and walk.type != "variable_declarator":
+            if walk.type in DECLARATION_TYPES or walk.type in FUNCTION_TYPES:
+                return None
+            walk = walk.parent
+        return walk.child_by_field_name("value") if walk is not None else None
+
+    def in_c_style_for_head(self, binding: Binding) -> bool:
+        statement = self.declaration(binding)
+        parent = statement.parent
+        return (statement.type == "lexical_declaration" and parent is not None and parent.type == "for_statement"
+                and parent.child_by_field_name("initializer") == statement)
+
+    def in_for_in_head(self, binding: Binding) -> bool:
+        return self.declaration(binding).type == "for_in_statement"
+
+    def top_level_in_body(self, binding: Binding) -> bool:
+        """Declared by a statement directly in its function's body (not in a nested block)."""
+        statement = self.declaration(binding)
+        body = closure_node(self.source, binding.closure).child_by_field_name("body")
+        return statement.type in DECLARATION_TYPES and body is not None and statement.parent == body
+
+    # -- inlining of local arrows ---------------------------------------------------------
+
+    def plain_parameter_count(self, arrow: Closure) -> int | None:
+        """The number of parameters if all are plain identifiers (no default, rest or pattern), else None."""
+        node = closure_node(self.source, arrow)
+        if node.child_by_field_name("parameter") is not None:
+            return 1
+        params = node.child_by_field_name("parameters")
+        count = 0
+        for param in params.named_children if params is not None else []:
+            pattern = param.child_by_field_name("pattern")
+            if param.type == "comment":
+                continue
+            if (param.type != "required_parameter" or pattern is None or pattern.type != "identifier"
+                    or param.child_by_field_name("value") is not None):
+                return None
+            count += 1
+        return count
+
+    def single_expression_body(self, arrow: Closure) -> bool:
+        body = closure_node(self.source, arrow).child_by_field_name("body")
+        if body is None:
+            return False
+        if body.type != "statement_block":
+            return True
+        statements = [c for c in body.named_children if c.type != "comment"]
+        return (len(statements) == 1 and statements[0].type == "return_statement"
+                and statements[0].named_child_count == 1)
+
+    def direct_call_arguments(self, ref: Reference) -> list[Node] | None:
+        """The arguments when ``ref`` is the callee of a plain call ``f(a, 1)``, else None."""
+        node = self.identifier(ref.start, ref.end)
+        call = node.parent
+        if call is None or call.type != "call_expression" or call.child_by_field_name("function") != node:
+            return None
+        arguments = call.child_by_field_name("arguments")
+        if arguments is None or arguments.type != "arguments":
+            return None
+        return [a for a in arguments.named_children if a.type != "comment"]
+
+    @staticmethod
+    def plain_argument(node: Node) -> bool:
+        return node.type == "identifier" or node.type in LITERALS
+
+    # -- measured shapes ----------------------------------------------------------------
+
+    def accessor_shorthands(self) -> dict[int, int]:
+        """Start of each shorthand property in an object literal that has a getter or setter -> the object."""
+        out: dict[int, int] = {}
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.type == "object" and any(
+                    c.type == "method_definition" and any(t.type in ("get", "set") for t in c.children)
+                    for c in node.named_children):
+                for child in node.named_children:
+                    if child.type == "shorthand_property_identifier":
+                        out[child.start_byte] = node.start_byte
+            stack.extend(node.named_children)
+        return out
+
+    def is_script(self) -> bool:
+        """A file without ``import``/``export`` is a script: sloppy mode unless it says ``"use strict"``."""
+        if PurePath(self.source.path).suffix.lower() in MODULE_SUFFIXES:
+            return False
+        return not any(c.type in ("import_statement", "export_statement") for c in self.root.named_children)
+
+    def has_use_strict(self, body: Node | None) -> bool:
+        for statement in body.named_children if body is not None else []:
+            if statement.type == "comment":
+                continue
+            value = statement.named_children[0] if statement.named_child_count else None
+            if statement.type != "expression_statement" or value is None or value.type != "string":
+                return False
+            if self.text(value)[1:-1] == "use strict":
+                return True
+        return False
+
+    def is_sloppy(self, closure: Closure) -> bool:
+        """Sloppy mode: a script, no ``"use strict"`` around, not inside a class."""
+        if not self.is_script() or self.has_use_strict(self.root):
+            return False
+        walk: Closure | None = closure
+        while walk is not None and not walk.is_module:
+            node = closure_node(self.source, walk)
+            if self.has_use_strict(node.child_by_field_name("body")):
+                return False
+            assert walk.scope is not None
+            scope = walk.scope.parent
+            if scope is not None and scope.kind is ScopeKind.CLASS:
+                return False
+            walk = walk.parent
+        return True
+
+    def uses_await(self, closure: Closure) -> bool:
+        """An ``await`` (or ``for await``) in the closure's own body, not in a nested function."""
+        body = closure_node(self.source, closure).child_by_field_name("body")
+        stack = [body] if body is not None else []
+        while stack:
+            node = stack.pop()
+            if node.type == "await_expression" or (
+                    node.type == "for_in_statement" and any(c.type == "await" for c in node.children)):
+                return True
+            stack.extend(c for c in node.named_children if c.type not in FUNCTION_TYPES)
+        return False
+
+
+def is_class_member(closure: Closure) -> bool:
+    """Methods, accessors, constructors, field initializers and static blocks of a class."""
+    scope = closure.scope.parent if closure.scope is not None else None
+    if scope is not None and scope.kind is ScopeKind.FUNCTION_NAME:
+        scope = scope.parent
+    return scope is not None and scope.kind is ScopeKind.CLASS and closure.kind is not ClosureKind.FUNCTION_DECLARATION
