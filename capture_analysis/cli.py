@@ -3,6 +3,10 @@
 Exit codes: 0 when no finding reaches ``--fail-on``, 1 when one does, 2 for
 usage and I/O errors (a missing path, an unreadable file, an internal error
 on one file).  Every other file is still analyzed and reported.
+
+Files are analyzed by ``--jobs`` worker processes (``parallel``) or through
+the cache (``cache``); either way the reporter receives their outcomes
+(``outcome``) in input order, so the output does not depend on either.
 """
 
 from __future__ import annotations
@@ -10,16 +14,21 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
-from . import __version__, suppressions
+from . import __version__
 from . import config as configuration
 from .analyze import analyze_source
+from .cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .files import collect
-from .loading import DEFAULT_MAX_BYTES, LoadError, load, load_stream
+from .loading import DEFAULT_MAX_BYTES, LoadError, load_stream
+from .outcome import Failed, Job, Outcome, outcome_of
+from .parallel import default_jobs, outcomes, worth_a_pool
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .rules import RULES, Severity
+from .shard import Shard
 
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT,
            "none": None}
@@ -60,6 +69,17 @@ def build_parser() -> argparse.ArgumentParser:
                              "alone: print the evidence chain under each diagnostic")
     parser.add_argument("--max-file-size", type=size_in_bytes, default=DEFAULT_MAX_BYTES, metavar="BYTES",
                         help="skip files larger than this, with a message (default: 20M; accepts K and M suffixes)")
+    parser.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
+                        help="analyze in N worker processes (default: one per core, once there is enough "
+                             "source to be worth starting them); the output does not depend on N")
+    parser.add_argument("--no-cache", action="store_true",
+                        help=f"neither read nor write the cache (also: {DISABLE_ENV}=1 in the environment)")
+    parser.add_argument("--cache-dir", metavar="DIR",
+                        help=f"where cached results live (default: {DIRECTORY}/ beside the configuration file, "
+                             "else in the working directory)")
+    parser.add_argument("--shard", type=shard_spec, default=None, metavar="K/N",
+                        help="analyze only the K-th of N disjoint parts of the files (by a hash of each path), "
+                             "to split a run across the machines of a CI matrix")
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
 
@@ -69,6 +89,19 @@ def size_in_bytes(text: str) -> int:
     if not match:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (use e.g. 500K or 50M)")
     return int(match.group(1)) * {"": 1, "k": 1024, "m": 1024 * 1024}[match.group(2).lower()]
+
+
+def positive_int(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return int(text)
+
+
+def shard_spec(text: str) -> Shard:
+    try:
+        return Shard.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def severity_override(text: str) -> tuple[str, Severity | None]:
@@ -153,7 +186,6 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
     collected = collect(args.paths)
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains)
     reporter = FORMATS[args.format](sys.stdout, options)
-    policy = POLICIES[args.policy]
     totals = Totals()
     io_errors = 0
     for path, message in collected.errors:
@@ -163,34 +195,43 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
         print(f"boxcheck: {path}: {message}", file=sys.stderr)
     fail_on = FAIL_ON[args.fail_on]
     failed = False
-    for path in inputs(args, collected.files, settings):
-        if args.stdin_filename is not None:
-            loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
-        else:
-            loaded = load(path, args.max_file_size)
-        if isinstance(loaded, LoadError):
-            print(f"boxcheck: {path}: {loaded.message}", file=sys.stderr)
-            io_errors += loaded.is_error
+    paths = inputs(args, collected.files, settings)
+    if args.shard is not None:
+        paths = args.shard.select(paths)
+    for outcome in file_outcomes(args, paths, Job.of(args.format, options, settings, args.max_file_size), settings):
+        if isinstance(outcome, Failed):
+            print(f"boxcheck: {outcome.path}: {outcome.message}", file=sys.stderr)
+            io_errors += outcome.is_error
             totals.unreadable += 1
-            reporter.failure(path, loaded.message)
+            reporter.failure(outcome.path, outcome.message)
             continue
-        try:
-            analysis = analyze_source(loaded, policy)
-        except Exception as error:  # one bad file must not lose the others
-            message = f"internal error: {type(error).__name__}: {error} (please report this with the file)"
-            print(f"boxcheck: {path}: {message}", file=sys.stderr)
-            io_errors += 1
-            totals.unreadable += 1
-            reporter.failure(path, message)
-            continue
-        shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
-        totals.add(analysis, shown)
-        failed = failed or (fail_on is not None and any(d.level >= fail_on for d in shown))
-        reporter.file(analysis, shown)
+        totals.count(outcome.counts)
+        failed = failed or (fail_on is not None and any(level >= fail_on for level in outcome.counts.levels))
+        reporter.add(outcome.piece)
     reporter.finish(totals)
     if io_errors:
         return 2
     return 1 if failed else 0
+
+
+def file_outcomes(args: argparse.Namespace, paths: list[str], job: Job,
+                  settings: configuration.Config) -> Iterator[Outcome]:
+    """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--jobs`` says."""
+    if args.stdin_filename is not None:
+        for path in paths:
+            loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
+            yield (Failed(path, loaded.message, loaded.is_error) if isinstance(loaded, LoadError)
+                   else outcome_of(loaded, job, analyze=analyze_source))
+        return
+    cache = None
+    if paths and not args.no_cache and not disabled_by_environment():
+        directory = args.cache_dir or (settings.root or Path.cwd()) / DIRECTORY
+        cache = Cache(directory, job).open()
+    if args.jobs is not None:
+        jobs = args.jobs
+    else:
+        jobs = default_jobs() if worth_a_pool(paths) else 1
+    yield from outcomes(paths, job, jobs, cache, analyze_source)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -12,6 +13,9 @@ import pytest
 from capture_analysis.analyze import FileAnalysis, analyze_text
 
 ROOT = Path(__file__).resolve().parent.parent
+# Runs of the CLI in tests (in-process and in subprocesses) must not leave .boxcheck_cache/ folders behind;
+# tests/test_cache.py turns the cache back on where it is the subject.
+os.environ["BOXCHECK_NO_CACHE"] = "1"
 SHARED = ROOT.parent / "shared"
 SCHEMA_PATH = ROOT / "docs" / "schema" / "boxcheck-1.json"
 

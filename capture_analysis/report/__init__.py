@@ -8,7 +8,7 @@ so that nothing needs every tree in memory at once.  ``FORMATS`` maps the
 
 from __future__ import annotations
 
-from .base import Reporter, RunOptions, Totals
+from .base import FileCounts, Piece, Reporter, RunOptions, Totals
 from .github import GithubReporter
 from .json_report import JsonReporter
 from .lsp import LspReporter
@@ -23,4 +23,4 @@ FORMATS: dict[str, type[Reporter]] = {
     "github": GithubReporter,
 }
 
-__all__ = ["FORMATS", "Reporter", "RunOptions", "Totals"]
+__all__ = ["FORMATS", "FileCounts", "Piece", "Reporter", "RunOptions", "Totals"]

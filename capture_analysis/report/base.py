@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..analyze import Diagnostic, FileAnalysis
 from ..rules import Severity
@@ -17,6 +17,27 @@ class RunOptions:
     explain: bool = False
 
 
+#: One file's share of a report, as JSON data (str, int, list, dict, None): small enough to cross a process
+#: boundary and to be stored in the cache, where a ``FileAnalysis`` is neither.
+Piece = Any
+
+
+@dataclass(frozen=True, slots=True)
+class FileCounts:
+    """What the totals and the exit code need from one file, without its analysis."""
+
+    functions: int
+    per_call: int
+    per_iteration: int
+    #: the severity of each diagnostic shown, in order.
+    levels: tuple[Severity, ...]
+
+    @classmethod
+    def of(cls, analysis: FileAnalysis, shown: list[Diagnostic]) -> FileCounts:
+        return cls(len(analysis.functions), sum(f.per_call for f in analysis.functions),
+                   sum(f.per_iteration for f in analysis.functions), tuple(d.level for d in shown))
+
+
 @dataclass(slots=True)
 class Totals:
     files: int = 0
@@ -27,24 +48,39 @@ class Totals:
     by_severity: dict[Severity, int] = field(default_factory=lambda: {s: 0 for s in Severity})
 
     def add(self, analysis: FileAnalysis, shown: list[Diagnostic]) -> None:
+        self.count(FileCounts.of(analysis, shown))
+
+    def count(self, counts: FileCounts) -> None:
         self.files += 1
-        self.functions += len(analysis.functions)
-        self.per_call += sum(f.per_call for f in analysis.functions)
-        self.per_iteration += sum(f.per_iteration for f in analysis.functions)
-        for diagnostic in shown:
-            self.by_severity[diagnostic.level] += 1
+        self.functions += counts.functions
+        self.per_call += counts.per_call
+        self.per_iteration += counts.per_iteration
+        for level in counts.levels:
+            self.by_severity[level] += 1
 
 
 class Reporter(abc.ABC):
-    """Base class: every format reports files; failures and the end are optional."""
+    """Base class: every format reports files; failures and the end are optional.
+
+    A file is reported in two steps, ``render`` then ``add``, so that ``--jobs`` workers can render
+    and the cache can store what the parent adds, in input order, without ever holding the analyses.
+    """
 
     def __init__(self, out: TextIO, options: RunOptions):
         self.out = out
         self.options = options
 
-    @abc.abstractmethod
     def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
         """One analyzed file, with the diagnostics to show (after configuration and suppressions)."""
+        self.add(self.render(analysis, diagnostics))
+
+    @abc.abstractmethod
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> Piece:
+        """The file's share of the output; it must depend only on this file, the options and the format."""
+
+    @abc.abstractmethod
+    def add(self, piece: Piece) -> None:
+        """Take one rendered file (in input order)."""
 
     def failure(self, path: str, message: str) -> None:
         """A file that could not be read or analyzed; the message is also printed on stderr."""

@@ -50,9 +50,11 @@ def annotation(analysis: FileAnalysis, diagnostic: Diagnostic) -> str:
 
 
 class GithubReporter(Reporter):
-    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
-        for diagnostic in diagnostics:
-            self.out.write(annotation(analysis, diagnostic) + "\n")
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
+        return "".join(annotation(analysis, d) + "\n" for d in diagnostics)
+
+    def add(self, piece: str) -> None:
+        self.out.write(piece)
 
     def failure(self, path: str, message: str) -> None:
         self.out.write(command("error", {"file": display_path(path), "title": "boxcheck"}, message) + "\n")

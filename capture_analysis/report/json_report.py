@@ -156,10 +156,13 @@ class JsonReporter(Reporter):
         super().__init__(out, options)
         self.files: list[dict[str, Any]] = []
 
-    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> dict[str, Any]:
         entry = file_json(analysis)
         entry["diagnostics"] = [diagnostic_json(analysis.source, d) for d in diagnostics]
-        self.files.append(entry)
+        return entry
+
+    def add(self, piece: dict[str, Any]) -> None:
+        self.files.append(piece)
 
     def failure(self, path: str, message: str) -> None:
         self.files.append(error_file_json(path, message))

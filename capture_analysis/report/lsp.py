@@ -94,8 +94,11 @@ class LspReporter(Reporter):
         super().__init__(out, options)
         self.params: list[dict[str, Any]] = []
 
-    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
-        self.params.append(publish_params(analysis, diagnostics))
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+        return publish_params(analysis, diagnostics)
+
+    def add(self, piece: dict[str, Any]) -> None:
+        self.params.append(piece)
 
     def finish(self, totals: Totals) -> None:
         self.out.write(json.dumps(self.params, indent=2, ensure_ascii=False) + "\n")

@@ -98,8 +98,11 @@ class SarifReporter(Reporter):
         self.results: list[dict[str, Any]] = []
         self.notifications: list[dict[str, Any]] = []
 
-    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
-        self.results.extend(result(analysis, d) for d in diagnostics)
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
+        return [result(analysis, d) for d in diagnostics]
+
+    def add(self, piece: list[dict[str, Any]]) -> None:
+        self.results.extend(piece)
 
     def failure(self, path: str, message: str) -> None:
         self.notifications.append({

@@ -94,10 +94,12 @@ def plural(count: int, word: str) -> str:
 
 
 class TextReporter(Reporter):
-    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
         lines = render_file(analysis, diagnostics, quiet=self.options.quiet, explain=self.options.explain)
-        if lines:
-            self.out.write("\n".join(lines) + "\n")
+        return "\n".join(lines) + "\n" if lines else ""
+
+    def add(self, piece: str) -> None:
+        self.out.write(piece)
 
     def finish(self, totals: Totals) -> None:
         self.out.write(totals_line(totals) + "\n")

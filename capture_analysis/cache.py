@@ -1,0 +1,153 @@
+"""The on-disk cache (``.boxcheck_cache/``): a file's rendered outcome, keyed by everything that decides it.
+
+A key is the SHA-256 of the file's bytes and path, and of the run's
+identity: the tool's version, a fingerprint of its code and of the parser
+(so editing boxcheck or upgrading tree-sitter invalidates every entry), the
+output format and every option that changes a file's rendering (policy,
+``--explain``, ``--quiet``, rule severities).  Suppression comments are part
+of the bytes.  A re-run over an unchanged repository reads one small JSON
+file per source file and analyzes nothing.
+
+Entries live under ``<dir>/<code fingerprint>/``; when a new fingerprint's
+directory is made, the directories of other fingerprints (older versions of
+boxcheck) are removed.  Each entry is written to a temporary file and renamed
+into place, so a reader sees a whole entry or none, and it starts with the
+SHA-256 of its body: an entry that cannot be read, or whose checksum does not
+match, is a miss, and a cache that cannot be written is skipped with one
+message.  The cache can make a run faster, never wrong or failed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unicodedata
+from functools import cache as memoize
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .outcome import Analyzed, Job
+from .report import FileCounts
+from .rules import Severity
+
+DIRECTORY = ".boxcheck_cache"
+#: set (to anything but "" or "0") to turn the cache off, as ``--no-cache`` does.
+DISABLE_ENV = "BOXCHECK_NO_CACHE"
+PACKAGE = Path(__file__).resolve().parent
+FORMAT_VERSION = 1
+CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+                "# This file is a cache directory tag created by boxcheck.\n"
+                "# For information about cache directory tags see https://bford.info/cachedir/\n")
+
+
+def disabled_by_environment() -> bool:
+    return os.environ.get(DISABLE_ENV, "") not in ("", "0")
+
+
+@memoize
+def code_fingerprint() -> str:
+    """The package's own files, the parser's versions and the Unicode tables that text output measures with."""
+    digest = hashlib.sha256()
+    for name in ("tree-sitter", "tree-sitter-typescript"):
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "?"
+        digest.update(f"{name}={version}\n".encode())
+    digest.update(f"boxcheck={__version__} python={sys.version_info[:2]} unicode={unicodedata.unidata_version}\n"
+                  .encode())
+    for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and p.suffix in (".py", ".lark", ".scm")):
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class Cache:
+    """Entries of one run's identity in one cache directory; picklable, so ``--jobs`` workers share it."""
+
+    def __init__(self, directory: str | os.PathLike[str], job: Job):
+        self.root = Path(directory)
+        fingerprint = code_fingerprint()
+        self.entries = self.root / fingerprint[:20]
+        identity = json.dumps([FORMAT_VERSION, fingerprint, job.identity()])
+        self.identity = hashlib.sha256(identity.encode()).digest()
+        self.writable = True
+
+    def key(self, path: str, data: bytes) -> str:
+        """The path counts twice: as given (text, SARIF and GitHub print it) and absolute (LSP prints a URI)."""
+        digest = hashlib.sha256(self.identity)
+        digest.update(os.path.abspath(path).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(data)
+        return digest.hexdigest()
+
+    def entry(self, key: str) -> Path:
+        return self.entries / key[:2] / f"{key}.json"
+
+    def get(self, key: str, path: str) -> Analyzed | None:
+        """The stored outcome; anything unreadable, truncated or altered is a miss."""
+        try:
+            checksum, _, body = self.entry(key).read_bytes().partition(b"\n")
+            if hashlib.sha256(body).hexdigest().encode() != checksum:
+                return None
+            stored = json.loads(body)
+            functions, per_call, per_iteration, levels = stored["counts"]
+            counts = FileCounts(int(functions), int(per_call), int(per_iteration),
+                                tuple(Severity(int(level)) for level in levels))
+            return Analyzed(path, stored["piece"], counts)
+        except (OSError, ValueError, TypeError, KeyError):
+            return None
+
+    def put(self, key: str, outcome: Analyzed) -> None:
+        """Written whole or not at all: a temporary file in the same directory, then a rename."""
+        if not self.writable:
+            return
+        counts = outcome.counts
+        stored: dict[str, Any] = {
+            "piece": outcome.piece,
+            "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels]],
+        }
+        body = json.dumps(stored, separators=(",", ":")).encode("ascii")
+        target = self.entry(key)
+        try:
+            target.parent.mkdir(exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+            try:
+                with os.fdopen(handle, "wb") as out:
+                    out.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+                os.replace(temporary, target)
+            except BaseException:
+                os.unlink(temporary)
+                raise
+        except OSError as error:
+            self.cannot_write(error)
+
+    def cannot_write(self, error: OSError) -> None:
+        self.writable = False
+        print(f"boxcheck: cache not written to {self.root}: {error.strerror or error} (use --cache-dir or "
+              "--no-cache)", file=sys.stderr)
+
+    def open(self) -> Cache:
+        """Make the directory (tagged for backup tools, ignored by git) and remove older versions' entries.
+
+        A directory that cannot be made leaves the cache read-only for this run, with one message.
+        """
+        try:
+            if not self.entries.is_dir():
+                self.root.mkdir(parents=True, exist_ok=True)
+                for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "# created by boxcheck\n*\n")):
+                    if not (self.root / name).exists():
+                        (self.root / name).write_text(text, encoding="utf-8")
+                for stale in self.root.iterdir():
+                    if stale.is_dir() and stale.name != self.entries.name:
+                        shutil.rmtree(stale, ignore_errors=True)
+                self.entries.mkdir(exist_ok=True)
+        except OSError as error:
+            self.cannot_write(error)
+        return self

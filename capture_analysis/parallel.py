@@ -1,0 +1,202 @@
+"""``--jobs``: analyze files in worker processes and hand back their outcomes in input order.
+
+Files go to the workers in chunks of a few files (at most ``CHUNK_FILES``
+files or ``CHUNK_BYTES`` bytes), so that a large file does not hold up a
+long queue behind it and small files do not pay one round trip each; at most
+``WINDOW`` chunks per worker are queued at a time.  A worker sends back
+``outcome.Outcome`` objects (a file's rendered output and its counts), never
+an analysis.  The parent yields them in input order, so the output is the
+same whatever the number of workers.
+
+With a cache, the parent reads and hashes each file first: a hit never goes
+to a worker, so a re-run over an unchanged tree starts no process at all.
+
+A worker that dies (a crash in native code, the kernel's out-of-memory
+killer) breaks the pool.  The files of the chunks it took down are then
+analyzed again one at a time, each in a fresh process, and only a file that
+kills its process again is reported, as an internal error; the run goes on
+with a new pool.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import BaseContext
+
+from .cache import Cache
+from .loading import LoadError, load
+from .outcome import Analyze, Failed, Job, Outcome, internal_error, outcome_at
+
+CHUNK_FILES = 16
+CHUNK_BYTES = 128 * 1024
+WINDOW = 4
+#: ``--jobs`` left at its default starts workers only for at least this much source: below it, starting
+#: them costs more than they save.
+POOL_MIN_BYTES = 256 * 1024
+
+
+def default_jobs() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def worth_a_pool(paths: Sequence[str]) -> bool:
+    return len(paths) > 1 and sum(size_of(path) for path in paths) >= POOL_MIN_BYTES
+
+
+def size_of(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def outcomes(paths: Sequence[str], job: Job, jobs: int, cache: Cache | None = None,
+             analyze: Analyze | None = None) -> Iterator[Outcome]:
+    """One outcome per path, in order; ``analyze`` (in this process only) replaces the analyzer."""
+    if jobs <= 1 or len(paths) <= 1:
+        for path in paths:
+            yield outcome_at(path, job, cache, analyze)
+        return
+    workers = Workers(jobs, job, cache)
+    try:
+        yield from workers.in_order(paths)
+    finally:
+        workers.close()
+
+
+def analyze_chunk(paths: list[str], job: Job, cache: Cache | None) -> list[Outcome]:
+    """What a worker runs."""
+    return [outcome_at(path, job, cache) for path in paths]
+
+
+def start_method() -> BaseContext:
+    """``fork`` starts workers fastest, with the parser already loaded, but is unsafe once threads run."""
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+class Chunk:
+    __slots__ = ("paths", "size", "future", "outcomes")
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.size = 0
+        self.future: Future[list[Outcome]] | None = None
+        self.outcomes: list[Outcome] | None = None
+
+    def full(self) -> bool:
+        return len(self.paths) >= CHUNK_FILES or self.size >= CHUNK_BYTES
+
+
+class Workers:
+    def __init__(self, jobs: int, job: Job, cache: Cache | None):
+        self.jobs = jobs
+        self.job = job
+        self.cache = cache
+        self.executor: ProcessPoolExecutor | None = None
+        self.running: set[Future[list[Outcome]]] = set()
+
+    def in_order(self, paths: Sequence[str]) -> Iterator[Outcome]:
+        slots: deque[Outcome | tuple[Chunk, int]] = deque()
+        filling = Chunk()
+        for path in paths:
+            ready = self.probe(path)
+            if ready is not None:
+                slots.append(ready)
+            else:
+                slots.append((filling, len(filling.paths)))
+                filling.paths.append(path)
+                filling.size += size_of(path)
+                if filling.full():
+                    self.submit(filling)
+                    filling = Chunk()
+            while slots and self.is_ready(slots[0]):
+                yield self.take(slots.popleft())
+        if filling.paths:
+            self.submit(filling)
+        while slots:
+            yield self.take(slots.popleft())
+
+    def probe(self, path: str) -> Outcome | None:
+        """A cache hit, or a file that cannot be read; ``None`` when a worker must analyze it."""
+        if self.cache is None:
+            return None
+        loaded = load(path, self.job.max_file_size)
+        if isinstance(loaded, LoadError):
+            return Failed(path, loaded.message, loaded.is_error)
+        return self.cache.get(self.cache.key(loaded.path, loaded.data), loaded.path)
+
+    @staticmethod
+    def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:
+        if not isinstance(slot, tuple):
+            return True
+        chunk = slot[0]
+        return chunk.outcomes is not None or (chunk.future is not None and chunk.future.done())
+
+    def take(self, slot: Outcome | tuple[Chunk, int]) -> Outcome:
+        if not isinstance(slot, tuple):
+            return slot
+        chunk, index = slot
+        return self.finished(chunk)[index]
+
+    def submit(self, chunk: Chunk) -> None:
+        while len(self.running) >= self.jobs * WINDOW:
+            _, pending = wait(self.running, return_when=FIRST_COMPLETED)
+            self.running = set(pending)
+        for _ in range(2):
+            if self.executor is None:
+                self.executor = ProcessPoolExecutor(self.jobs, mp_context=start_method())
+            try:
+                chunk.future = self.executor.submit(analyze_chunk, chunk.paths, self.job, self.cache)
+            except BrokenProcessPool:
+                self.discard_pool()
+                continue
+            self.running.add(chunk.future)
+            return
+        chunk.outcomes = [self.alone(path) for path in chunk.paths]
+
+    def finished(self, chunk: Chunk) -> list[Outcome]:
+        if chunk.outcomes is None:
+            assert chunk.future is not None, "every chunk is submitted before its outcomes are taken"
+            try:
+                chunk.outcomes = chunk.future.result()
+            except Exception as error:  # a dead worker, or a result that could not be sent back
+                if isinstance(error, BrokenProcessPool):
+                    self.discard_pool()
+                chunk.outcomes = [self.alone(path) for path in chunk.paths]
+            self.running.discard(chunk.future)
+            chunk.future = None
+        return chunk.outcomes
+
+    def alone(self, path: str) -> Outcome:
+        """One file in a process of its own: the way to tell which file of a lost chunk kills its worker."""
+        with ProcessPoolExecutor(1, mp_context=start_method()) as single:
+            try:
+                return single.submit(analyze_chunk, [path], self.job, self.cache).result()[0]
+            except BrokenProcessPool:
+                return Failed(path, "internal error: the process analyzing this file died (a crash, or out of "
+                                    "memory) (please report this with the file)", True)
+            except Exception as error:
+                return internal_error(path, error)
+
+    def discard_pool(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None
+        self.running = set()
+
+    def close(self) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+

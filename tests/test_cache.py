@@ -1,0 +1,211 @@
+"""The on-disk cache: a re-run prints the same bytes without analyzing, and nothing stale or broken is used."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from capture_analysis import cache as cache_module
+from capture_analysis import cli, outcome, parallel
+from capture_analysis.loading import from_bytes
+from capture_analysis.report import RunOptions
+
+from .conftest import ROOT
+
+
+@pytest.fixture(autouse=True)
+def cache_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(cache_module.DISABLE_ENV, raising=False)
+
+
+def run(*args: str, stdin: str | None = None, monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    if stdin is not None and monkeypatch is not None:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    with redirect_stdout(out), redirect_stderr(err):
+        code = cli.main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(ROOT / "examples", tmp_path / "src", ignore=shutil.ignore_patterns("*.json"))
+    (tmp_path / "src" / "suppressed.ts").write_text(
+        "export function f() {\n  let n = 0; // boxcheck-ignore BX101 -- reviewed\n  return () => n++;\n}\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def analyzed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths analyzed in this process (the CLI's analyzer, seen by --jobs 1 runs), in order."""
+    seen: list[str] = []
+    real = cli.analyze_source
+
+    def counting(source, policy):
+        seen.append(Path(source.path).name)
+        return real(source, policy)
+
+    monkeypatch.setattr(cli, "analyze_source", counting)
+    return seen
+
+
+def entries(root: Path) -> list[Path]:
+    return sorted(p for p in root.rglob("*.json") if p.is_file())
+
+
+@pytest.mark.parametrize("args", [
+    ("--format", "text", "--explain"), ("--format", "json"), ("--format", "lsp"), ("--format", "sarif"),
+    ("--format", "github"), ("--format", "json", "--policy", "v8"), ("--format", "text", "--quiet"),
+], ids=" ".join)
+def test_a_rerun_prints_the_same_bytes_without_analyzing(project, analyzed, args):
+    uncached = run("--no-cache", "--jobs", "1", *args, "src")
+    analyzed.clear()
+    first = run("--jobs", "1", *args, "src")
+    assert sorted(analyzed) == ["factories.ts", "loops.ts", "probes.ts", "scanner.ts", "suppressed.ts"]
+    analyzed.clear()
+    second = run("--jobs", "1", *args, "src")
+    assert analyzed == []
+    assert uncached == first == second
+
+
+def test_workers_fill_the_cache_and_a_warm_run_starts_no_worker(project, monkeypatch):
+    cold = run("--jobs", "2", "--format", "sarif", "src")
+    assert len(entries(project / cache_module.DIRECTORY)) == 5
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a worker was started for a cached file")
+
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor", no_pool)
+    assert run("--jobs", "2", "--format", "sarif", "src") == cold
+    assert run("--jobs", "1", "--format", "sarif", "src") == cold
+
+
+def test_only_the_changed_file_is_analyzed_again(project, analyzed):
+    run("--jobs", "1", "src")
+    probes = project / "src" / "probes.ts"
+    probes.write_text(probes.read_text() + "\nexport function late() { let k = 0; return () => k++; }\n")
+    analyzed.clear()
+    code, out, err = run("--jobs", "1", "src")
+    assert analyzed == ["probes.ts"]
+    assert (code, out, err) == run("--no-cache", "--jobs", "1", "src")
+    assert "late" in out
+
+
+@pytest.mark.parametrize("variant", [
+    ("--format", "json"), ("--policy", "legacy"), ("--explain",), ("--quiet",), ("--severity", "BX101=error"),
+    ("--severity", "BX101=off"),
+], ids=" ".join)
+def test_every_option_that_changes_the_output_is_part_of_the_key(project, analyzed, variant):
+    run("--jobs", "1", "src")
+    analyzed.clear()
+    result = run("--jobs", "1", *variant, "src")
+    assert len(analyzed) == 5
+    assert result == run("--no-cache", "--jobs", "1", *variant, "src")
+
+
+def test_a_configuration_severity_is_part_of_the_key(project, analyzed):
+    run("--jobs", "1", "src")
+    (project / "boxcheck.toml").write_text('[severity]\nBX101 = "error"\n')
+    analyzed.clear()
+    code, out, _ = run("--jobs", "1", "src")
+    assert len(analyzed) == 5
+    assert "error[BX101]" in out and code == 1
+
+
+def test_the_same_file_under_another_path_is_another_entry(project, analyzed):
+    run("--jobs", "1", "--format", "lsp", "src/loops.ts")
+    shutil.copy(project / "src" / "loops.ts", project / "copy.ts")
+    analyzed.clear()
+    _, out, _ = run("--jobs", "1", "--format", "lsp", "copy.ts")
+    assert analyzed == ["copy.ts"]
+    assert json.loads(out)[0]["uri"].endswith("/copy.ts")
+
+
+def test_a_new_version_of_the_code_misses_and_removes_the_old_entries(project, analyzed, monkeypatch):
+    run("--jobs", "1", "src")
+    old = [p.parent.parent for p in entries(project / cache_module.DIRECTORY)]
+    monkeypatch.setattr(cache_module, "code_fingerprint", lambda: "f" * 64)
+    analyzed.clear()
+    run("--jobs", "1", "src")
+    assert len(analyzed) == 5
+    assert not any(directory.exists() for directory in old)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garble", "empty", "valid-json-of-another-shape"])
+def test_a_damaged_entry_is_a_miss_never_a_crash(project, analyzed, damage):
+    expected = run("--jobs", "1", "--format", "json", "src")
+    for entry in entries(project / cache_module.DIRECTORY):
+        if damage == "truncate":
+            entry.write_bytes(entry.read_bytes()[:-7])
+        elif damage == "garble":
+            data = bytearray(entry.read_bytes())
+            data[len(data) // 2] ^= 0x20
+            entry.write_bytes(bytes(data))
+        elif damage == "empty":
+            entry.write_bytes(b"")
+        elif damage == "valid-json-of-another-shape":
+            body = b'{"piece": 3, "counts": [1, 2]}'
+            entry.write_bytes(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+        else:
+            entry.unlink()
+            entry.mkdir()
+    analyzed.clear()
+    assert run("--jobs", "1", "--format", "json", "src") == expected
+    assert len(analyzed) == 5
+
+
+def test_an_unwritable_cache_directory_is_one_message_and_the_run_goes_on(project):
+    (project / "blocked").write_text("a file where the cache directory should be\n")
+    code, out, err = run("--jobs", "1", "--cache-dir", "blocked/cache", "src")
+    assert (code, out) == run("--no-cache", "--jobs", "1", "src")[:2]
+    assert err.count("cache not written to blocked/cache") == 1
+
+
+def test_no_cache_and_the_environment_variable_write_nothing(project, monkeypatch):
+    run("--no-cache", "src")
+    assert not (project / cache_module.DIRECTORY).exists()
+    monkeypatch.setenv(cache_module.DISABLE_ENV, "1")
+    run("src")
+    assert not (project / cache_module.DIRECTORY).exists()
+
+
+def test_standard_input_is_never_cached(project, monkeypatch):
+    code, out, _ = run("--stdin-filename", "src/x.ts", stdin="export function f() { let n = 0; return () => n++; }\n",
+                       monkeypatch=monkeypatch)
+    assert code == 1 and "x.ts" in out
+    assert not (project / cache_module.DIRECTORY).exists()
+
+
+def test_the_cache_lives_beside_the_configuration_and_is_tagged_and_ignored(project):
+    (project / "pkg").mkdir()
+    (project / "pkg" / "boxcheck.toml").write_text('policy = "optimal"\n')
+    shutil.copy(project / "src" / "loops.ts", project / "pkg" / "loops.ts")
+    run("pkg/loops.ts")
+    directory = project / "pkg" / cache_module.DIRECTORY
+    assert len(entries(directory)) == 1
+    assert (directory / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert (directory / ".gitignore").read_text().splitlines()[-1] == "*"
+    run("--cache-dir", "elsewhere", "src/loops.ts")
+    assert len(entries(project / "elsewhere")) == 1
+    assert not (project / cache_module.DIRECTORY).exists()
+
+
+def test_a_run_without_files_makes_no_cache(project):
+    (project / "empty").mkdir()
+    run("empty")
+    assert not (project / cache_module.DIRECTORY).exists()
+
+
+def test_the_outcome_a_worker_would_send_is_what_the_cache_returns(project):
+    job = outcome.Job("sarif", RunOptions(), (), 1 << 20)
+    store = cache_module.Cache(project / "c", job).open()
+    loaded = from_bytes("src/loops.ts", (project / "src" / "loops.ts").read_bytes())
+    fresh = outcome.outcome_of(loaded, job, store)
+    assert store.get(store.key(loaded.path, loaded.data), loaded.path) == fresh
