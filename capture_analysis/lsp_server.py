@@ -38,5 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = logging.FileHandler(args.log_file, encoding="utf-8") if args.log_file else logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=args.log_level.upper(), handlers=[handler], force=True)
-    build().start_io()
-    return 0
+    if args.log_level != "debug":
+        # pygls logs every message body at INFO: only ``debug`` asks for that.
+        logging.getLogger("pygls").setLevel(max(logging.WARNING, logging.getLogger().level))
+    server = build()
+    server.start_io()
+    # LSP: exit code 0 only after a ``shutdown`` request (an ``exit`` without one, or a client that
+    # went away, is 1).
+    return 0 if server.shut_down else 1

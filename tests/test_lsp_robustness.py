@@ -172,4 +172,11 @@ def test_the_server_exits_when_the_client_goes_away(start):
     client = start()
     client.initialize()
     client.close_stdin()
-    assert client.process.wait(60) == 0
+    assert client.process.wait(60) == 1     # gone without `shutdown`: not a clean exit
+
+
+def test_exit_without_shutdown_is_exit_code_1(start):
+    client = start()
+    client.initialize()
+    client.notify("exit", None)
+    assert client.process.wait(60) == 1

@@ -47,7 +47,7 @@ def never_written(decision: Decision) -> bool:
             and not binding.exported
             and decision.conservative is None
             and binding.scope.declarations.get(binding.name) is binding
-            and not any(ref.is_write for ref in binding.references))
+            and not any(ref.is_write and not ref.is_declaration_write for ref in binding.references))
 
 
 def convertible(node: tree_sitter.Node, decisions: list[Decision]) -> bool:

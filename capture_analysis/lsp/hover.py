@@ -11,6 +11,7 @@ declares it, the same facts as the CLI, in the same 1-based UTF-16
 from __future__ import annotations
 
 import bisect
+from operator import itemgetter
 from dataclasses import dataclass
 
 from ..allocations import FunctionReport, Site
@@ -19,12 +20,12 @@ from ..decide import Decision
 from ..model import Closure, Storage
 
 STORAGE_WORDS = {
-    Storage.LOCAL: "no closure refers to it",
+    Storage.LOCAL: "an ordinary local, nothing per call",
     Storage.MODULE: "one environment per program, nothing per call",
     Storage.VALUE: "each capturing closure holds a copy, nothing per call",
-    Storage.STACK: "shared, in the frame: no capturing closure outlives the call",
-    Storage.BOX: "a heap box of its own",
-    Storage.CONTEXT: "a slot in a heap context shared with other bindings",
+    Storage.STACK: "shared in the frame, nothing per call",
+    Storage.BOX: "a heap box of its own, allocated once per scope instance",
+    Storage.CONTEXT: "a slot in a heap context shared with other bindings, one context per scope instance",
 }
 
 
@@ -44,20 +45,20 @@ class BindingIndex:
     """
 
     def __init__(self, analysis: FileAnalysis):
-        spans = []
+        spans: list[tuple[int, int, Decision]] = []
         for decision in analysis.decisions:
             binding = decision.binding
-            spans.append(Occurrence(binding.start, binding.end, decision))
-            spans.extend(Occurrence(ref.start, ref.end, decision) for ref in binding.references)
-        spans.sort(key=lambda o: (o.start, o.end))
+            spans.append((binding.start, binding.end, decision))
+            spans.extend((ref.start, ref.end, decision) for ref in binding.references)
+        spans.sort(key=itemgetter(0))
         self.spans = spans
-        self.starts = [o.start for o in spans]
+        self.starts = [span[0] for span in spans]
 
     def at(self, offset: int) -> Occurrence | None:
         """The occurrence whose name contains ``offset`` (its end excluded)."""
         i = bisect.bisect_right(self.starts, offset) - 1
-        if i >= 0 and offset < self.spans[i].end:
-            return self.spans[i]
+        if i >= 0 and offset < self.spans[i][1]:
+            return Occurrence(*self.spans[i])
         return None
 
 

@@ -53,10 +53,14 @@ class Scheduler:
         self.forget(uri)
 
     def refresh(self) -> None:
-        """Analyze every open document again (the settings changed): a new revision each."""
+        """Analyze every open document again (the settings changed)."""
         for document in list(self.documents.values()):
-            document.revision += 1
-            self.now(document)
+            self.reanalyze(document)
+
+    def reanalyze(self, document: Document) -> None:
+        """Analyze at once under a new revision, so that a running analysis of the old one is not published."""
+        document.revision += 1
+        self.now(document)
 
     def stop(self) -> None:
         for timer in self.timers.values():
