@@ -116,79 +116,97 @@ class Verdict:
     differences: tuple[str, ...]
 
 
-def compare(file: dict, call: dict, report: dict) -> Verdict:
-    """Per scope the call entered: the bindings V8 put in a context, and how many contexts, against the policy."""
-    scopes = file["scopes"]
-    entries = Counter({int(k): v for k, v in call["entries"].items()})
-    tests = Counter({int(k): v for k, v in call["tests"].items()})
+class Call:
+    """One measured call: the scopes of its file, how often it entered each, and where each binding lives."""
 
-    def where(scope: int) -> str:
-        s = scopes[scope]
+    def __init__(self, file: dict, call: dict):
+        self.scopes = file["scopes"]
+        self.declarations = file["declarations"]
+        self.contexts = call["contexts"]
+        self.entries = Counter({int(k): v for k, v in call["entries"].items()})
+        self.tests = Counter({int(k): v for k, v in call["tests"].items()})
+        self.scope_of = {(d["name"], d["line"], d["column"], d["inner"]): d["scope"] for d in self.declarations}
+
+    def where(self, scope: int) -> str:
+        s = self.scopes[scope]
         name = f" `{s['name']}`" if s["name"] else ""
         return f"{s['kind']}{name} at {s['line']}:{s['column']}"
 
-    mismatches: list[str] = []
-    differences: list[str] = []
-    v8_count: Counter[int] = Counter()
-    v8_names: defaultdict[int, set[str]] = defaultdict(set)
-    for context in call["contexts"]:
+
+def binding_key(binding: dict) -> tuple[str, int, int, bool]:
+    return binding["name"], binding["line"], binding["column"], binding["kind"] in INNER_NAME_KINDS
+
+
+def v8_contexts(call: Call, differences: list[str]) -> tuple[Counter[int], defaultdict[int, set[str]]]:
+    """Per scope, how many contexts V8 made and the bindings they hold, V8's own slots taken out."""
+    count: Counter[int] = Counter()
+    names: defaultdict[int, set[str]] = defaultdict(set)
+    for context in call.contexts:
         scope = context["scope"]
         internal = [s for s in context["slots"] if INTERNAL_SLOT.match(s)]
         real = [s for s in context["slots"] if not INTERNAL_SLOT.match(s)]
         if internal:
-            differences.append(f"{where(scope)}: V8 slots {internal} are not bindings")
+            differences.append(f"{call.where(scope)}: V8 slots {internal} are not bindings")
         if not real:
-            differences.append(f"{where(scope)}: a context that holds no binding")
+            differences.append(f"{call.where(scope)}: a context that holds no binding")
             continue
-        v8_count[scope] += 1
-        v8_names[scope].update(real)
-    for scope, evaluated in tests.items():
-        extra = evaluated - entries[scope]
-        if v8_count[scope] and extra:
-            v8_count[scope] -= extra
-            differences.append(f"{where(scope)}: {extra} more copy of the loop head for the test that ended the loop")
+        count[scope] += 1
+        names[scope].update(real)
+    for scope, evaluated in call.tests.items():
+        extra = evaluated - call.entries[scope]
+        if count[scope] and extra:
+            count[scope] -= extra
+            differences.append(f"{call.where(scope)}: {extra} more copy of the loop head "
+                               "for the test that ended the loop")
+    return count, names
 
-    declared = {(d["name"], d["line"], d["column"], d["inner"]): d["scope"] for d in file["declarations"]}
 
-    def key(binding: dict) -> tuple[str, int, int, bool]:
-        return binding["name"], binding["line"], binding["column"], binding["kind"] in INNER_NAME_KINDS
-
-    expected: Counter[int] = Counter()
-    policy_names: defaultdict[int, set[str]] = defaultdict(set)
+def policy_contexts(call: Call, report: dict, mismatches: list[str]) -> tuple[Counter[int], defaultdict[int, set[str]]]:
+    """Per scope the call entered, how many contexts the policy's sites stand for and the bindings they hold."""
+    count: Counter[int] = Counter()
+    names: defaultdict[int, set[str]] = defaultdict(set)
     for function in report["functions"]:
         for site in function["allocations"]["sites"]:
-            members = [b for b in report["bindings"] if b["site"] == site["id"]]
             in_scope: defaultdict[int | None, list[str]] = defaultdict(list)
-            for binding in members:
-                in_scope[declared.get(key(binding))].append(binding["name"])
+            for binding in report["bindings"]:
+                if binding["site"] == site["id"]:
+                    in_scope[call.scope_of.get(binding_key(binding))].append(binding["name"])
             unknown = in_scope.pop(None, None)
-            if not any(entries[scope] for scope in in_scope):
+            if not any(call.entries[scope] for scope in in_scope):
                 continue  # another function's site, or a scope this call never entered
             if unknown:
                 mismatches.append(f"site {site['id']}: the harness knows no declaration of {unknown}")
             if len(in_scope) > 1:
                 mismatches.append(f"site {site['id']} puts bindings of {len(in_scope)} V8 scopes in one context: "
-                                  + "; ".join(f"{where(s)}: {names}" for s, names in in_scope.items()))
-            for scope, names in in_scope.items():
+                                  + "; ".join(f"{call.where(s)}: {names}" for s, names in in_scope.items()))
+            for scope, members in in_scope.items():
                 assert scope is not None
-                if not entries[scope]:
+                if not call.entries[scope]:
                     continue  # a branch not taken made no context
-                runs = entries[scopes[scope]["function"]]
-                expected[scope] += entries[scope] if site["multiplicity"] == "per-iteration" else runs
-                policy_names[scope].update(names)
-    for scope in sorted(set(expected) | set(v8_count)):
-        if expected[scope] != v8_count[scope] or policy_names[scope] != v8_names[scope]:
-            mismatches.append(
-                f"{where(scope)}: V8 made {v8_count[scope]} context(s) holding {sorted(v8_names[scope])}, "
-                f"the policy {expected[scope]} holding {sorted(policy_names[scope])}")
+                runs = call.entries[call.scopes[scope]["function"]]
+                count[scope] += call.entries[scope] if site["multiplicity"] == "per-iteration" else runs
+                names[scope].update(members)
+    return count, names
 
-    bindings = {key(b): b for b in report["bindings"]}
-    for declaration in file["declarations"]:
-        scope = declaration["scope"]
-        binding = bindings.get((declaration["name"], declaration["line"], declaration["column"], declaration["inner"]))
-        if not entries[scope] or binding is None:
+
+def compare(file: dict, measured_call: dict, report: dict) -> Verdict:
+    """Per scope the call entered: the bindings V8 put in a context, and how many contexts, against the policy."""
+    call = Call(file, measured_call)
+    mismatches: list[str] = []
+    differences: list[str] = []
+    v8_count, v8_names = v8_contexts(call, differences)
+    policy_count, policy_names = policy_contexts(call, report, mismatches)
+    for scope in sorted(set(policy_count) | set(v8_count)):
+        if policy_count[scope] != v8_count[scope] or policy_names[scope] != v8_names[scope]:
+            mismatches.append(
+                f"{call.where(scope)}: V8 made {v8_count[scope]} context(s) holding {sorted(v8_names[scope])}, "
+                f"the policy {policy_count[scope]} holding {sorted(policy_names[scope])}")
+    bindings = {binding_key(b): b for b in report["bindings"]}
+    for key, scope in call.scope_of.items():
+        binding = bindings.get(key)
+        if not call.entries[scope] or binding is None:
             continue
-        in_v8 = declaration["name"] in v8_names[scope]
+        in_v8 = binding["name"] in v8_names[scope]
         if in_v8 != (binding["storage"] == "context"):
             mismatches.append(f"`{binding['name']}` at {binding['line']}:{binding['column']}: "
                               f"{'in' if in_v8 else 'not in'} a V8 context, `{binding['storage']}` in the policy")
@@ -210,8 +228,7 @@ def test_the_factory_set_covers_each_topic_with_at_least_30_factories():
 def test_the_harness_and_boxcheck_see_the_same_bindings(measured, path):
     """Else a binding could fall out of the comparison unnoticed."""
     report = boxcheck_json(paths=[path])[path]
-    seen_by_boxcheck = sorted((b["name"], b["line"], b["column"], b["kind"] in INNER_NAME_KINDS)
-                              for b in report["bindings"])
+    seen_by_boxcheck = sorted(binding_key(b) for b in report["bindings"])
     declared = sorted((d["name"], d["line"], d["column"], d["inner"]) for d in measured[path]["declarations"])
     assert declared == seen_by_boxcheck
 

@@ -113,7 +113,9 @@ class ScopeModel {
     if (isFunctionLike(node)) return this.walkFunction(node, scope);
     if (ts.isClassDeclaration(node) || ts.isClassExpression(node)) return this.walkClass(node, scope);
     if (ts.isBlock(node)) return this.walkBlock(node, scope);
-    if (ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node)) return this.walkFor(node, scope);
+    if (ts.isForStatement(node) || ts.isForInStatement(node) || ts.isForOfStatement(node)) {
+      return this.walkFor(node, scope);
+    }
     if (ts.isWhileStatement(node) || ts.isDoStatement(node)) {
       this.walk(node.expression, scope);
       return this.walkLoopBody(node.statement, scope, null);
@@ -216,7 +218,9 @@ class ScopeModel {
       for (const statement of clause.statements) {
         const lexical = ts.isClassDeclaration(statement) || ts.isFunctionDeclaration(statement)
           || (ts.isVariableStatement(statement) && isLexical(statement.declarationList));
-        if (lexical) throw new Unsupported('a declaration directly in a `switch` case: its scope has no place for a probe');
+        if (lexical) {
+          throw new Unsupported('a declaration directly in a `switch` case: its scope has no place for a probe');
+        }
       }
     }
     ts.forEachChild(caseBlock, (child) => { this.walk(child, scope); });
@@ -235,7 +239,8 @@ class ScopeModel {
         scope.alsoEntered.push(staticInit.id);
       }
       if (!isStatic && instanceInit === null) {
-        instanceInit = this.addScope('function', scope, node, { name: '<instance_members_initializer>', synthetic: true });
+        instanceInit = this.addScope('function', scope, node,
+          { name: '<instance_members_initializer>', synthetic: true });
       }
       return isStatic ? staticInit : instanceInit;
     };

@@ -180,7 +180,9 @@ function accepts(scope, info, declared) {
   }[info.kind];
   if (!kindFits) return false;
   const real = info.slots.filter((name) => !INTERNAL.test(name));
-  if (real.length === 0) return info.kind === 'catch' || scope.kind === 'class' || (scope.kind === 'function' && !scope.arrow);
+  if (real.length === 0) {
+    return info.kind === 'catch' || scope.kind === 'class' || (scope.kind === 'function' && !scope.arrow);
+  }
   const names = declared.get(scope.id) || new Set();
   return real.every((name) => names.has(name));
 }
@@ -263,7 +265,8 @@ function preexistingContexts(reader, loadRoot) {
   const found = new Set();
   const keptList = graph.edge(loadRoot, 'property', 'kept');
   for (const e of graph.edgesOf(keptList)) {
-    if (e.type === 'element') for (const c of reader.chain(graph.edge(e.to, 'property', 'value'), new Set())) found.add(c);
+    if (e.type !== 'element') continue;
+    for (const c of reader.chain(graph.edge(e.to, 'property', 'value'), new Set())) found.add(c);
   }
   return found;
 }
@@ -279,7 +282,9 @@ function main() {
   const rootNodes = graph.find('object', 'BoxcheckCallRoot');
   const property = (node, name) => graph.name(graph.edge(node, 'property', name));
   const loadRoots = new Map();
-  for (const node of rootNodes) if (property(node, 'call') === LOAD) loadRoots.set(Number(property(node, 'file')), node);
+  for (const node of rootNodes) {
+    if (property(node, 'call') === LOAD) loadRoots.set(Number(property(node, 'file')), node);
+  }
   for (const node of rootNodes) {
     if (property(node, 'call') === LOAD) continue;
     const fileIndex = Number(property(node, 'file'));
