@@ -151,11 +151,13 @@ class BoxcheckServer(LanguageServer):
         if isinstance(outcome, Skipped):
             self.tell([outcome.message])
         elif isinstance(outcome, Analyzed):
-            logger.info("analyzed %s v%s: parse %.1f ms (%s), analysis %.1f ms", document.uri, outcome.version,
-                        outcome.parse_seconds * 1000, "incremental" if outcome.incremental else "full",
-                        outcome.analyze_seconds * 1000)
+            logger.info("analyzed %s v%s: parse %.1f ms (%s), analysis %.1f ms, cpu %.1f ms", document.uri,
+                        outcome.version, outcome.parse_seconds * 1000, "incremental" if outcome.incremental
+                        else "full", outcome.analyze_seconds * 1000, outcome.cpu_seconds * 1000)
             encoding = self.encoding
-            diagnostics = [lsp_diagnostic(outcome.analysis, d, document.uri, encoding) for d in outcome.diagnostics]
+            functions = {report.closure: report for report in outcome.analysis.functions}
+            diagnostics = [lsp_diagnostic(outcome.analysis, d, document.uri, encoding, functions=functions)
+                           for d in outcome.diagnostics]
         self.clear_or_publish(document.uri, document.version, diagnostics)
 
     def clear_or_publish(self, uri: str, version: int | None, diagnostics: list[dict[str, Any]]) -> None:

@@ -14,6 +14,7 @@ file, key by key::
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,7 +104,7 @@ class ConfigFiles:
 
     def for_path(self, path: str) -> configuration.Config:
         """The configuration for a file; raises ``ConfigError`` for a broken file."""
-        found = configuration.nearest(Path(path).resolve().parent, self.cache)
+        found = configuration.nearest(Path(os.path.abspath(path)).parent, self.cache)
         return found if found is not None else configuration.Config()
 
 

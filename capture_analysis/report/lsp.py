@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from ..allocations import FunctionReport
 from ..analyze import Diagnostic, FileAnalysis
+from ..model import Closure
 from ..source import PositionEncoding, SourceFile
 from .base import Reporter, RunOptions, Totals
 
@@ -26,21 +28,27 @@ def document_uri(path: str) -> str:
     return Path(os.path.abspath(path)).as_uri()
 
 
-def function_of(analysis: FileAnalysis, diagnostic: Diagnostic) -> FunctionReport | None:
+def function_of(analysis: FileAnalysis, diagnostic: Diagnostic, *,
+                functions: Mapping[Closure, FunctionReport] | None = None) -> FunctionReport | None:
+    """The report of the function that declares the diagnostic's binding; ``functions`` (closure -> report,
+    built once per file) spares a search of every function per diagnostic."""
     decision = diagnostic.decision
     if decision is None:
         return None
     closure = decision.binding.closure
+    if functions is not None:
+        return functions.get(closure)
     return next((f for f in analysis.functions if f.closure is closure), None)
 
 
-def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any] | None:
+def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic, *,
+                    functions: Mapping[Closure, FunctionReport] | None = None) -> dict[str, Any] | None:
     """What a code action or a hover needs without re-running the analysis: the decision and its cost."""
     decision = diagnostic.decision
     if decision is None:
         return None
     site = decision.site
-    report = function_of(analysis, diagnostic)
+    report = function_of(analysis, diagnostic, functions=functions)
     return {
         "binding": decision.binding.name,
         "storage": decision.storage.value,
@@ -55,7 +63,8 @@ def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str,
 
 
 def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
-                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16) -> dict[str, Any]:
+                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16, *,
+                   functions: Mapping[Closure, FunctionReport] | None = None) -> dict[str, Any]:
     """One LSP ``Diagnostic``; ``uri`` is the document's, used for the related locations."""
     source: SourceFile = analysis.source
     encoding = PositionEncoding(position_encoding)
@@ -73,7 +82,7 @@ def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
             {"location": {"uri": uri, "range": source.lsp_range(start, end, encoding)}, "message": message}
             for start, end, message in diagnostic.related
         ]
-    data = diagnostic_data(analysis, diagnostic)
+    data = diagnostic_data(analysis, diagnostic, functions=functions)
     if data is not None:
         out["data"] = data
     return out
