@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from capture_analysis import suppressions
@@ -10,6 +12,7 @@ from capture_analysis.lsp.actions import ActionKind, Fix, touching
 from capture_analysis.lsp.hover import hover_markdown
 from capture_analysis.lsp.suppress import comment_fits_at
 from capture_analysis.parsing import parse
+from capture_analysis.policies import POLICIES
 from capture_analysis.rules import UNUSED_SUPPRESSION
 
 from .lsp.local import analyzed
@@ -190,3 +193,25 @@ def test_fixes_are_offered_where_the_range_touches_them():
     assert touching(fixes, 15, 15, ["quickfix"]) == []
     assert len(touching(fixes, 15, 15, ["refactor"])) == 1
 
+
+
+def test_declare_const_on_every_example_and_fixture_keeps_every_decision_under_every_policy():
+    """Every "declare as `const`" the server offers on the project's own sources, applied and analyzed again."""
+    root = Path(__file__).resolve().parent.parent
+    paths = sorted([*root.glob("examples/*.ts"), *root.glob("tests/fixtures/**/*.ts"),
+                    *root.glob("tests/fixtures/**/*.tsx"), *root.glob("tests/fixtures/**/*.js")])
+    offered = 0
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        for fix in [f for f in analyzed(text, str(path)).fixes if f.kind is ActionKind.REWRITE]:
+            offered += 1
+            after = applied(text, fix)
+            for name, policy in POLICIES.items():
+                before = [(d.binding.name, d.binding.kind.value, d.storage) for d in
+                          analyze_text(str(path), text, policy).decisions]
+                now = [(d.binding.name, d.binding.kind.value, d.storage) for d in
+                       analyze_text(str(path), after, policy).decisions]
+                assert [(n, s) for n, _, s in now] == [(n, s) for n, _, s in before], (path, name, fix.title)
+                kinds = {(old[1], new[1]) for old, new in zip(before, now) if old[1] != new[1]}
+                assert kinds == {("let", "const")}, (path, name, fix.title)
+    assert offered > 0
