@@ -1,8 +1,9 @@
 """Random well-formed programs over the constructs boxcheck decides.
 
-The generator draws every choice from hypothesis (``Draw``), so a failing
-program shrinks towards fewer statements and plainer forms: the first option
-of every choice is the simplest.
+The generator reads every choice from a byte string that hypothesis draws,
+so a failing program shrinks towards fewer statements and plainer forms:
+byte 0 (and the end of the string) picks the first option of every choice,
+which is the simplest.
 
 It knows its own scopes.  A function's own code only refers to bindings that
 are already initialized where it stands (earlier declarations, hoisted
@@ -74,7 +75,6 @@ class Scope:
     """A lexical scope as the generator sees it: the bindings declared in it so far."""
 
     parent: Scope | None
-    fn: Fn | None
     vars: list[Var] = field(default_factory=list)
 
 
@@ -275,7 +275,7 @@ class Generator:
 
     def block(self, parent: Scope, budget: int, function_body: Scope | None = None) -> Block:
         """A block; ``function_body`` is the scope to use when this is a function's body."""
-        scope = function_body if function_body is not None else Scope(parent, self.fn)
+        scope = function_body if function_body is not None else Scope(parent)
         hoisted: list[Fn] = []
         if self.can_nest():
             for _ in range(self.int(0, 1 if budget < 4 else 2)):
@@ -395,7 +395,7 @@ class Generator:
     def for_classic(self, scope: Scope, budget: int) -> ForClassic:
         keyword = self.pick(("let", "var"))
         if keyword == "let":
-            head = Scope(scope, self.fn)
+            head = Scope(scope)
             var = self.new_var("i", VarKind.LET, Type.NUM, head, self.fn)
         else:
             head = scope
@@ -419,7 +419,7 @@ class Generator:
             return ForEach(None, target, of, iterable, self.loop_body(scope, budget))
         keyword = self.pick(("const", "let", "var"))
         kind = {"let": VarKind.LET, "const": VarKind.CONST, "var": VarKind.VAR}[keyword]
-        head = Scope(scope, self.fn) if keyword != "var" else scope
+        head = Scope(scope) if keyword != "var" else scope
         var = self.declare("x", kind, type_, head)
         return ForEach(keyword, NameTarget(var), of, iterable, self.loop_body(head, budget))
 
@@ -432,7 +432,7 @@ class Generator:
 
     def try_catch(self, scope: Scope, budget: int) -> Try:
         body = self.block(scope, budget - 1)
-        handler_scope = Scope(scope, self.fn)
+        handler_scope = Scope(scope)
         param = self.new_var("e", VarKind.CATCH, Type.NUM, handler_scope, self.fn) if self.chance(70) else None
         return Try(body, param, self.block(handler_scope, budget - 1))
 
@@ -468,12 +468,12 @@ class Generator:
         saved = (self.fn, self.var_scope, self.pending)
         self.fn, self.pending = fn, []
         if fn.kind is FnKind.EXPRESSION and self.chance(30):
-            name_scope = Scope(outer, fn)
+            name_scope = Scope(outer)
             fn.name = self.new_var("n", VarKind.FUNCTION_NAME, Type.FN, name_scope, fn)
             outer = name_scope
-        param_scope = Scope(outer, fn)
+        param_scope = Scope(outer)
         self.params(fn, param_scope)
-        body_scope = Scope(param_scope, fn)
+        body_scope = Scope(param_scope)
         self.var_scope = body_scope
         if expression_body:
             fn.body = self.num(body_scope, 2) if self.chance(70) else (self.write(body_scope, 1) or Lit("0"))
@@ -484,7 +484,7 @@ class Generator:
         self.fn, self.var_scope, self.pending = saved
 
     def program(self) -> Program:
-        module = Scope(None, None)
+        module = Scope(None)
         functions: list[Fn] = []
         for _ in range(self.int(1, 3)):
             fn = Fn(FnKind.DECLARATION, None)
