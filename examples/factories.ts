@@ -2,7 +2,7 @@
 // Each returns an object whose methods close over the factory's locals.
 
 // Two `let`s, both reassigned by a returned method: one context per call.
-export function makeTally(start: number) { //~ allocates 1 per call (v8: 1 per call)
+export function makeTally(start: number) { //~ allocates 1 per call (legacy: 2 per call, v8: 1 per call)
   let total = start, //~ total: context
     previous = 0; //~ previous: context
   return {
@@ -18,7 +18,7 @@ export function makeTally(start: number) { //~ allocates 1 per call (v8: 1 per c
 }
 
 // The same state held in a `const` object: the binding is never reassigned.
-export function makeTallyObject(start: number) { //~ allocates nothing (v8: 1 per call)
+export function makeTallyObject(start: number) { //~ allocates nothing (legacy: nothing, v8: 1 per call)
   const state = { total: start, previous: 0 }; //~ state: value
   return {
     add(n: number) {
@@ -33,7 +33,7 @@ export function makeTallyObject(start: number) { //~ allocates nothing (v8: 1 pe
 }
 
 // Eight never-reassigned `const` arrows, called by the returned methods.
-export function makeOps(seed: number) { //~ allocates nothing (v8: 1 per call)
+export function makeOps(seed: number) { //~ allocates nothing (legacy: 8 per call, v8: 1 per call)
   const k = { v: seed }; //~ k: value
   const op1 = (x: number) => x + k.v; //~ op1: value
   const op2 = (x: number) => x * k.v; //~ op2: value
@@ -50,7 +50,7 @@ export function makeOps(seed: number) { //~ allocates nothing (v8: 1 per call)
 }
 
 // The same arrows held in a `const` array.
-export function makeOpTable(seed: number) { //~ allocates nothing (v8: 1 per call)
+export function makeOpTable(seed: number) { //~ allocates nothing (legacy: nothing, v8: 1 per call)
   const k = { v: seed }; //~ k: value
   const table = [ //~ table: value
     (x: number) => x + k.v,
@@ -70,7 +70,7 @@ export function makeOpTable(seed: number) { //~ allocates nothing (v8: 1 per cal
 
 // Eight mutated `var`s and eight function declarations (the compiler style):
 // the vars share one context; the declarations are never reassigned.
-export function makeMachine(x0: number) { //~ allocates 1 per call (v8: 1 per call)
+export function makeMachine(x0: number) { //~ allocates 1 per call (legacy: 16 per call, v8: 1 per call)
   var r0 = x0, r1 = 1, r2 = 2, r3 = 3, r4 = 4, r5 = 5, r6 = 6, r7 = 7; //~ r0: context, r1: context, r2: context, r3: context, r4: context, r5: context, r6: context, r7: context
   function s0(x: number) { r0 = r1 + x; return r2 + r0; } //~ s0: value
   function s1(x: number) { r1 = r2 + x; return r3 + r1; } //~ s1: value

@@ -1,7 +1,7 @@
 // Closures created in loops.
 
 // `for (let ...)`: a fresh `i` per iteration, never written after capture.
-export function perIterationLet(n: number) { //~ allocates nothing (v8: 1 per iteration)
+export function perIterationLet(n: number) { //~ allocates nothing (legacy: nothing, v8: 1 per iteration)
   const out: Array<() => number> = [];
   for (let i = 0; i < n; i++) { //~ i: value
     out.push(() => i);
@@ -10,7 +10,7 @@ export function perIterationLet(n: number) { //~ allocates nothing (v8: 1 per it
 }
 
 // `for (var ...)`: one `i` for the whole call, written by the update after each capture.
-export function sharedVar(n: number) { //~ allocates 1 per call (v8: 1 per call)
+export function sharedVar(n: number) { //~ allocates 1 per call (legacy: 1 per call, v8: 1 per call)
   const out: Array<() => number> = [];
   for (var i = 0; i < n; i++) { //~ i: box
     out.push(() => i);
@@ -19,7 +19,7 @@ export function sharedVar(n: number) { //~ allocates 1 per call (v8: 1 per call)
 }
 
 // A `let` in the loop body, mutated by its closure: one box per iteration.
-export function counterPerIteration(n: number) { //~ allocates 1 per iteration (v8: 2 per iteration)
+export function counterPerIteration(n: number) { //~ allocates 1 per iteration (legacy: 1 per iteration, v8: 2 per iteration)
   const out: Array<() => number> = [];
   for (let i = 0; i < n; i++) { //~ i: value
     let hits = 0; //~ hits: box
@@ -30,7 +30,7 @@ export function counterPerIteration(n: number) { //~ allocates 1 per iteration (
 
 // An outer `let` written in the loop before the closure: the next iteration's
 // write follows this iteration's closure, so it is not a by-value capture.
-export function writeThenCaptureInLoop(items: number[]) { //~ allocates 1 per call (v8: 1 per call)
+export function writeThenCaptureInLoop(items: number[]) { //~ allocates 1 per call (legacy: 1 per call, v8: 1 per call)
   let last = 0; //~ last: box
   const out: Array<() => number> = [];
   for (const item of items) {
@@ -41,7 +41,7 @@ export function writeThenCaptureInLoop(items: number[]) { //~ allocates 1 per ca
 }
 
 // A local helper that is only called: the mutated `sum` can live in the frame.
-export function sumWithHelper(items: number[]) { //~ allocates nothing (v8: 1 per call)
+export function sumWithHelper(items: number[]) { //~ allocates nothing (legacy: 1 per call, v8: 1 per call)
   let sum = 0; //~ sum: stack
   const add = (x: number) => {
     sum += x;
