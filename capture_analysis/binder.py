@@ -20,6 +20,8 @@ references nothing at run time.
 from __future__ import annotations
 
 import bisect
+import re
+import sys
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -94,6 +96,17 @@ def unwrap(node: Node) -> Node:
             return node
         node = inner
     return node
+
+
+IDENTIFIER_ESCAPE = re.compile(r"\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})")
+
+
+def decode_identifier_escapes(text: str) -> str:
+    def char(match: re.Match[str]) -> str:
+        code = int(match.group(1) or match.group(2), 16)
+        return chr(code) if code <= 0x10FFFF else match.group(0)
+
+    return IDENTIFIER_ESCAPE.sub(char, text)
 
 
 @lru_cache(maxsize=None)
@@ -193,7 +206,7 @@ class Binder:
         init_offset: int,
         per_iteration_of: Loop | None = None,
     ) -> Binding:
-        name = self.text(name_node)
+        name = self.name_of(name_node)
         existing = scope.declarations.get(name)
         if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM):
             # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
@@ -211,7 +224,7 @@ class Binder:
         Writes take effect on the last byte of their assignment: after the right-hand side
         ran, yet still inside every span (loop clause, block) that contains the assignment.
         """
-        ref = Reference(self.text(node), node.start_byte, node.end_byte, scope, scope.closure, read, write,
+        ref = Reference(self.name_of(node), node.start_byte, node.end_byte, scope, scope.closure, read, write,
                         is_declaration_write=declaration_write, use=use,
                         effect=node.start_byte if effect is None else effect)
         scope.pending.append(ref)
@@ -220,6 +233,13 @@ class Binder:
 
     def text(self, node: Node) -> str:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def name_of(self, node: Node) -> str:
+        """An identifier's name: ``\\u0062ar`` and ``bar`` are one identifier; names are interned."""
+        raw = self.data[node.start_byte:node.end_byte]
+        if b"\\" in raw:
+            return sys.intern(decode_identifier_escapes(raw.decode("utf-8", "replace")))
+        return sys.intern(raw.decode("utf-8", "replace"))
 
     @staticmethod
     def function_scope(scope: Scope) -> Scope:
@@ -358,7 +378,7 @@ class Binder:
                         self.visit_all(part.named_children, scope, passed)
         if callee is not None:
             bare = unwrap(callee)
-            if bare.type == "identifier" and self.data[bare.start_byte:bare.end_byte] == b"eval":
+            if bare.type == "identifier" and self.name_of(bare) == "eval":
                 ref = self.reference(bare, scope, read=True, write=False, use=CALLEE_USE)
                 self.eval_calls.append((ref, scope))
             else:

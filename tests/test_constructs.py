@@ -360,3 +360,18 @@ def test_with_statement_is_conservative():
         }
     """, path="test.js")
     assert result["x"] == "context" and result["o"] == "context"
+
+
+def test_unicode_escapes_in_identifiers_name_the_same_binding():
+    result = analyze("""
+        export function f() {
+          let \\u0062ar = 1;
+          return { get: () => bar, set() { b\\u{61}r = 2; } };
+        }
+    """)
+    assert [(d.binding.name, d.storage.value) for d in result.decisions if d.binding.name == "bar"] == [("bar", "box")]
+    assert allocations(result, "f") == (1, 0)
+
+
+def test_direct_eval_spelled_with_an_escape_is_still_direct():
+    assert storages("function f(s: string) { let x = 1; \\u0065val(s); return x; }")["x"] == "context"
