@@ -21,6 +21,7 @@ from . import __version__
 from . import config as configuration
 from .analyze import analyze_source
 from .cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
+from .compare import analyzer, parse_policies
 from .files import collect
 from .loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .outcome import Failed, Job, Outcome, outcome_of
@@ -52,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=tuple(FORMATS), default="text", help="output format (default: text)")
     parser.add_argument("--policy", choices=tuple(POLICIES), default=None,
                         help="storage policy (default: the configuration's, else optimal)")
+    parser.add_argument("--compare", type=policy_list, default=(), metavar="P1,P2[,...]",
+                        help="also decide each file under these policies: a table of each function's allocations "
+                             "under each one and the difference from P1, and, for legacy with optimal, the rule "
+                             "report; --policy stays the analysis that is reported")
     parser.add_argument("--fail-on", choices=tuple(FAIL_ON), default=None,
                         help="exit 1 when a finding has at least this severity (default: the configuration's, "
                              "else warning); suppressed and disabled findings never count")
@@ -95,6 +100,13 @@ def positive_int(text: str) -> int:
     if not text.strip().isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
     return int(text)
+
+
+def policy_list(text: str) -> tuple[str, ...]:
+    try:
+        return parse_policies(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def shard_spec(text: str) -> Shard:
@@ -184,7 +196,7 @@ def explain_rule(code: str) -> int:
 
 def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
     collected = collect(args.paths)
-    options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains)
+    options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare)
     reporter = FORMATS[args.format](sys.stdout, options)
     totals = Totals()
     io_errors = 0
@@ -217,11 +229,12 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
 def file_outcomes(args: argparse.Namespace, paths: list[str], job: Job,
                   settings: configuration.Config) -> Iterator[Outcome]:
     """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--jobs`` says."""
+    analyze = analyzer(args.compare) if args.compare else analyze_source
     if args.stdin_filename is not None:
         for path in paths:
             loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
             yield (Failed(path, loaded.message, loaded.is_error) if isinstance(loaded, LoadError)
-                   else outcome_of(loaded, job, analyze=analyze_source))
+                   else outcome_of(loaded, job, analyze=analyze))
         return
     cache = None
     if paths and not args.no_cache and not disabled_by_environment():
@@ -231,7 +244,7 @@ def file_outcomes(args: argparse.Namespace, paths: list[str], job: Job,
         jobs = args.jobs
     else:
         jobs = default_jobs() if worth_a_pool(paths) else 1
-    yield from outcomes(paths, job, jobs, cache, analyze_source)
+    yield from outcomes(paths, job, jobs, cache, analyze)
 
 
 if __name__ == "__main__":

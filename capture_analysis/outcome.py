@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from . import suppressions
 from .analyze import FileAnalysis, analyze_source
+from .compare import analyzer
 from .config import Config
 from .loading import LoadError, load
 from .policies import POLICIES, Policy
@@ -96,7 +97,9 @@ def outcome_of(loaded: SourceFile, job: Job, cache: Cache | None = None, analyze
         if cached is not None:
             return cached
     try:
-        analysis = (analyze or analyze_source)(loaded, POLICIES[job.options.policy])
+        if analyze is None:
+            analyze = analyzer(job.options.compare) if job.options.compare else analyze_source
+        analysis = analyze(loaded, POLICIES[job.options.policy])
         settings = Config(severity=dict(job.severities))
         shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
         result = Analyzed(loaded.path, renderer(job).render(analysis, shown), FileCounts.of(analysis, shown))

@@ -61,6 +61,10 @@ ARGUMENTS_OWNERS = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNC
                               ClosureKind.GETTER, ClosureKind.SETTER})
 
 
+def refers(closures: list[Closure]) -> str:
+    return "refers" if len(closures) == 1 else "refer"
+
+
 def placement(syntax: LegacySyntax, binding: Binding) -> tuple[Loop | None, int | None, int]:
     """Where a box is made (rule 11): the loop it repeats with, the branch it needs, the declaration."""
     if binding.kind is BindingKind.PARAM:
@@ -96,7 +100,7 @@ class LegacyDecider:
 
     def refer(self, closures: list[Closure]) -> str:
         """"`g` refers" or "`g`, `h` refer"."""
-        return f"{self.labels(closures)} refer{'s' if len(closures) == 1 else ''}"
+        return f"{self.labels(closures)} {refers(closures)}"
 
     # -- what counts -------------------------------------------------------------------
 
@@ -248,7 +252,7 @@ class LegacyDecider:
             early = [r for r in captures if value is not None and value.start_byte <= r.start < value.end_byte]
             if early:
                 inner = capturers_of(binding.closure, [r.closure for r in early])
-                return f"its initializer holds {self.labels(inner)}, which refer{'s' if len(inner) == 1 else ''} to it (self-capture)"
+                return f"its initializer holds {self.labels(inner)}, which {refers(inner)} to it (self-capture)"
         if kind in LEXICAL and binding.init_closure is not None and captures:
             return (f"initialized with a closure literal that {refer} to: the fallback arm boxes it "
                     "although it is never reassigned")

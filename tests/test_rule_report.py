@@ -7,11 +7,16 @@ needs no box (unless a closure captures it before it is initialized)".
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from capture_analysis.analyze import Diagnostic, FileAnalysis
+from capture_analysis.compare import ComparedAnalysis, analyze_compared, parse_policies
+from capture_analysis.policies import POLICIES
+from capture_analysis.source import SourceFile
 
-from .conftest import analyze
+from .conftest import ROOT, analyze
 
 
 def codes(analysis: FileAnalysis, name: str) -> list[str]:
@@ -93,3 +98,96 @@ def test_a_var_written_after_its_initializer_is_not_captured_before_init_but_wri
         }
     """)
     assert codes(analysis, "s") == ["BX101"]
+
+
+# -- (a) BX104 with --compare legacy,optimal ---------------------------------------------------
+
+
+def compared(code: str, names: str = "legacy,optimal", primary: str = "optimal") -> ComparedAnalysis:
+    return analyze_compared(SourceFile("test.ts", textwrap.dedent(code)), POLICIES[primary], parse_policies(names))
+
+
+def overboxed(analysis: FileAnalysis) -> list[str]:
+    return [d.decision.binding.name for d in analysis.diagnostics
+            if d.rule.code == "BX104" and d.decision is not None]
+
+
+def test_the_examples_name_every_never_reassigned_binding_legacy_boxes():
+    found = {}
+    for path in sorted((ROOT / "examples").glob("*.ts")):
+        analysis = analyze_compared(SourceFile(str(path), path.read_text()), POLICIES["optimal"],
+                                    ("legacy", "optimal"))
+        found[path.name] = overboxed(analysis)
+    assert found == {
+        "factories.ts": [f"op{i}" for i in range(1, 9)] + [f"s{i}" for i in range(8)],
+        "loops.ts": [],
+        "probes.ts": ["f", "f"],
+        "scanner.ts": ["error", "scanNumber", "scanIdentifier", "scan"],
+    }
+
+
+def test_overboxing_message_gives_both_reasons():
+    analysis = compared("""
+        export function arrowConst(i: number) {
+          const f = (x: number) => x + i;
+          return () => f(1);
+        }
+    """)
+    assert message(analysis, "BX104") == (
+        "`f` is never reassigned, yet `legacy` boxes it: initialized with a closure literal that the arrow at "
+        "4:10 refers to: the fallback arm boxes it although it is never reassigned; `optimal` needs no heap "
+        "storage for it (value): captured by the arrow at 4:10; initialized before capture and never "
+        "reassigned: copied by value")
+    (diagnostic,) = [d for d in analysis.diagnostics if d.rule.code == "BX104"]
+    assert diagnostic.level.label == "info"
+    assert diagnostic.decision is not None and diagnostic.decision.storage.value == "box"  # legacy's evidence
+
+
+def test_an_array_method_call_is_not_a_reassignment():
+    analysis = compared("""
+        export function pushed(i: number) {
+          const arr: number[] = [];
+          const f = () => arr.length;
+          arr.push(i);
+          return f;
+        }
+    """)
+    assert overboxed(analysis) == ["arr"]
+    assert "counts as a write" in message(analysis, "BX104")
+
+
+@pytest.mark.parametrize("code", [
+    # reassigned: both policies need the box, there is nothing to report
+    "export function f(i: number) { let n = i; return () => n++; }",
+    # never reassigned but captured before initialization: optimal needs shared storage too (BX103's side)
+    "export function f(i: number) { function g() { return s.v; } const s = { v: i }; return g; }",
+])
+def test_no_overboxing_when_optimal_needs_the_heap_too(code):
+    assert overboxed(compared(code)) == []
+
+
+def test_no_rule_report_without_both_legacy_and_optimal():
+    code = "export function f(i: number) { const g = (x: number) => x + i; return () => g(1); }"
+    assert overboxed(compared(code, "legacy,v8")) == []
+    assert overboxed(compared(code, "legacy,optimal")) == ["g"]
+
+
+def test_with_another_primary_policy_the_report_adds_optimal_captured_before_init():
+    code = """
+        export function make(i: number) {
+          function get() { return s.v; }
+          const s = { v: i };
+          return get;
+        }
+    """
+    analysis = compared(code, "legacy,optimal", primary="legacy")
+    assert analysis.policy.name == "legacy"
+    assert message(analysis, "BX103").startswith("under `optimal`, `s` needs a heap box, per call: captured by "
+                                                 "`get` (a hoisted function declaration")
+    assert len([d for d in compared(code).diagnostics if d.rule.code == "BX103"]) == 1  # not twice under optimal
+
+
+def test_compared_legacy_brings_its_unmodelled_notes():
+    code = "export async function waits() { let x = 1; await null; return () => x++; }"
+    assert message(compared(code), "BX105").startswith("`waits` is an async function with `await`")
+    assert not [d for d in compared(code, "optimal,v8").diagnostics if d.rule.code == "BX105"]

@@ -15,6 +15,8 @@ class RunOptions:
     policy: str = "optimal"
     quiet: bool = False
     explain: bool = False
+    #: ``--compare``: the policies shown side by side, the first one the baseline of the differences.
+    compare: tuple[str, ...] = ()
 
 
 #: One file's share of a report, as JSON data (str, int, list, dict, None): small enough to cross a process

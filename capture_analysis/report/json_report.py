@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from ..allocations import FunctionReport
 from ..analyze import Diagnostic, FileAnalysis
+from ..compare import ComparedAnalysis, document_json, policies_json
 from ..decide import Decision
 from ..escape import Step
 from ..model import Closure
@@ -159,6 +160,9 @@ class JsonReporter(Reporter):
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> dict[str, Any]:
         entry = file_json(analysis)
         entry["diagnostics"] = [diagnostic_json(analysis.source, d) for d in diagnostics]
+        if isinstance(analysis, ComparedAnalysis):
+            for report, function in zip(analysis.functions, entry["functions"]):
+                function["policies"] = policies_json(analysis.comparison, report.closure)
         return entry
 
     def add(self, piece: dict[str, Any]) -> None:
@@ -168,5 +172,9 @@ class JsonReporter(Reporter):
         self.files.append(error_file_json(path, message))
 
     def finish(self, totals: Totals) -> None:
-        self.out.write(dumps(document(self.options.policy, self.files)))
+        doc = document(self.options.policy, self.files)
+        if self.options.compare:
+            functions = [f for entry in self.files for f in entry["functions"]]
+            doc["compare"], doc["summary"]["policies"] = document_json(self.options.compare, functions)
+        self.out.write(dumps(doc))
 

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from ..analyze import Diagnostic, FileAnalysis
+from ..compare import ComparedAnalysis, render_table
 from ..rules import Severity
 from ..source import SourceFile
 from .base import Reporter, Totals
@@ -96,6 +97,8 @@ def plural(count: int, word: str) -> str:
 class TextReporter(Reporter):
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
         lines = render_file(analysis, diagnostics, quiet=self.options.quiet, explain=self.options.explain)
+        if isinstance(analysis, ComparedAnalysis) and not self.options.quiet:
+            lines.extend(render_table(analysis, analysis.comparison))
         return "\n".join(lines) + "\n" if lines else ""
 
     def add(self, piece: str) -> None:

@@ -1,0 +1,235 @@
+"""``--compare P1,P2[,...]``: one file decided under several policies, side by side.
+
+The file is parsed and bound once; each policy decides from the same model,
+so a function and a binding are the same objects under every policy.  What
+a run shows:
+
+* the primary analysis (``--policy``, default ``optimal``) as usual;
+* per file, the allocations of each function under each policy and their
+  difference from the first one named (the text table, and a ``policies``
+  object per function in JSON);
+* the *rule report*, the two sides of "a captured binding that is never
+  reassigned needs no box (unless a closure captures it before it is
+  initialized)", when ``legacy`` and ``optimal`` are both compared:
+  BX104 for each never-reassigned binding ``legacy`` boxes and ``optimal``
+  keeps off the heap, and ``optimal``'s BX103 for each never-reassigned
+  binding that does need shared storage;
+* the notes (BX105) of compared policies that do not model a function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from functools import partial
+from typing import Any
+
+from . import rules
+from .allocations import FunctionReport
+from .analyze import Diagnostic, FileAnalysis, apply_policy, bind_source
+from .decide import Decision
+from .model import Binding, Closure
+from .policies import POLICIES, Policy
+from .policy_support import closure_label, conditional_sites
+from .source import SourceFile
+
+LEGACY, OPTIMAL = "legacy", "optimal"
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    per_call: int
+    per_iteration: int
+    #: sites counted in ``per_call``/``per_iteration`` that are made only when a branch runs.
+    conditional: int = 0
+    #: why the policy does not count all of this function's allocations, if it does not.
+    unmodelled: str | None = None
+
+    @property
+    def allocates(self) -> bool:
+        return bool(self.per_call or self.per_iteration)
+
+    def minus(self, other: Counts) -> tuple[int, int]:
+        return self.per_call - other.per_call, self.per_iteration - other.per_iteration
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    closure: Closure
+    #: one entry per compared policy, in the order they were named.
+    counts: tuple[Counts, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    policies: tuple[str, ...]
+    rows: tuple[Row, ...]
+
+    @property
+    def baseline(self) -> str:
+        return self.policies[0]
+
+    def row_of(self, closure: Closure) -> Row | None:
+        return next((row for row in self.rows if row.closure is closure), None)
+
+    def totals(self) -> tuple[Counts, ...]:
+        return tuple(Counts(sum(r.counts[i].per_call for r in self.rows),
+                            sum(r.counts[i].per_iteration for r in self.rows),
+                            sum(r.counts[i].conditional for r in self.rows))
+                     for i in range(len(self.policies)))
+
+
+@dataclass(slots=True)
+class ComparedAnalysis(FileAnalysis):
+    """The primary analysis, its diagnostics extended by the rule report, and the comparison."""
+
+    comparison: Comparison = field(default_factory=lambda: Comparison((), ()))
+
+
+def parse_policies(text: str) -> tuple[str, ...]:
+    """``"legacy,optimal"`` -> ``("legacy", "optimal")``; a ``ValueError`` says what is wrong."""
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in POLICIES]
+    if unknown:
+        raise ValueError(f"unknown policy {', '.join(unknown)}; registered: {', '.join(POLICIES)}")
+    if len(names) < 2:
+        raise ValueError("needs two or more different policies, such as `legacy,optimal`")
+    return names
+
+
+def analyze_compared(source: SourceFile, policy: Policy, names: tuple[str, ...]) -> ComparedAnalysis:
+    bound = bind_source(source)
+    analyses = {name: apply_policy(bound, POLICIES[name]) for name in dict.fromkeys((policy.name, *names))}
+    primary = analyses[policy.name]
+    diagnostics = primary.diagnostics + rule_report(analyses, names, policy.name)
+    diagnostics.sort(key=lambda d: (d.start, d.rule.code))
+    copied = {f.name: getattr(primary, f.name) for f in fields(FileAnalysis)}
+    copied["diagnostics"] = diagnostics
+    return ComparedAnalysis(**copied, comparison=compare(analyses, names))
+
+
+def counts_of(report: FunctionReport, unmodelled: dict[Closure, str]) -> Counts:
+    return Counts(report.per_call, report.per_iteration, conditional_sites(report), unmodelled.get(report.closure))
+
+
+def compare(analyses: dict[str, FileAnalysis], names: tuple[str, ...]) -> Comparison:
+    columns = []
+    for name in names:
+        analysis = analyses[name]
+        hook = analysis.policy.unmodelled
+        unmodelled = hook(analysis.model, analysis.source) if hook is not None else {}
+        columns.append({report.closure: counts_of(report, unmodelled) for report in analysis.functions})
+    closures = list(columns[0])
+    rows = tuple(Row(closure, tuple(column[closure] for column in columns)) for closure in closures)
+    return Comparison(names, rows)
+
+
+# -- the rule report ------------------------------------------------------------------------
+
+
+def never_reassigned(binding: Binding) -> bool:
+    """No assignment but the declaration's own initializer (``xs.push(1)`` does not reassign ``xs``)."""
+    return not any(r.is_write and not r.is_declaration_write for r in binding.references)
+
+
+def rule_report(analyses: dict[str, FileAnalysis], names: tuple[str, ...], primary: str) -> list[Diagnostic]:
+    """What the compared policies add to the primary analysis's diagnostics."""
+    out: list[Diagnostic] = []
+    if LEGACY in names and OPTIMAL in names:
+        out.extend(overboxed(analyses[LEGACY], analyses[OPTIMAL]))
+        if primary != OPTIMAL:
+            out.extend(Diagnostic(d.rule, d.start, d.end, f"under `{OPTIMAL}`, {d.message}", d.related, d.decision)
+                       for d in analyses[OPTIMAL].diagnostics if d.rule is rules.CAPTURED_BEFORE_INIT)
+    for name in names:
+        if name != primary:
+            out.extend(d for d in analyses[name].diagnostics if d.rule is rules.UNMODELLED_FUNCTION)
+    return out
+
+
+def overboxed(legacy: FileAnalysis, optimal: FileAnalysis) -> list[Diagnostic]:
+    """BX104: what ``legacy`` boxes that is never reassigned and that ``optimal`` keeps off the heap."""
+    source = legacy.source
+    decided: dict[Binding, Decision] = {d.binding: d for d in optimal.decisions}
+    out = []
+    for decision in legacy.decisions:
+        binding = decision.binding
+        better = decided.get(binding)
+        if not decision.storage.allocates or better is None or better.storage.allocates:
+            continue
+        if not never_reassigned(binding):
+            continue
+        message = (f"`{binding.name}` is never reassigned, yet `{LEGACY}` boxes it: {decision.reason}; "
+                   f"`{OPTIMAL}` needs no heap storage for it ({better.storage.value}): {better.reason}")
+        related = [(c.name_start, c.name_start + max(len(c.name or ""), 1),
+                    f"captured by {closure_label(source, c)}") for c in decision.captured_by]
+        out.append(Diagnostic(rules.NEVER_REASSIGNED_BOXED, binding.start, binding.end, message, related, decision))
+    return out
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def cell(counts: Counts) -> str:
+    marks = ("*" if counts.conditional else "") + ("!" if counts.unmodelled else "")
+    return f"{counts.per_call}/{counts.per_iteration}{marks}"
+
+
+def signed(pair: tuple[int, int]) -> str:
+    return "/".join(f"{n:+d}" if n else "0" for n in pair)
+
+
+def render_table(analysis: FileAnalysis, comparison: Comparison) -> list[str]:
+    """The text table: functions that allocate under some policy, and the file's totals."""
+    source = analysis.source
+    names = comparison.policies
+    rows = [row for row in comparison.rows if any(c.allocates or c.unmodelled for c in row.counts)]
+    heading = ", ".join(f"`{n}`" for n in names)
+    if not rows:
+        return [f"{analysis.path}: no allocations under {heading}"]
+    header = ["function", *names, *(f"{n}-{comparison.baseline}" for n in names[1:])]
+    table = [header]
+    for row in rows:
+        label = f"{row.closure.name or '<' + row.closure.kind.value + '>'} ({source.position(row.closure.start)})"
+        table.append([label, *(cell(c) for c in row.counts), *(signed(c.minus(row.counts[0])) for c in row.counts[1:])])
+    totals = comparison.totals()
+    table.append(["total", *(cell(c) for c in totals), *(signed(c.minus(totals[0])) for c in totals[1:])])
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    out = [f"{analysis.path}: allocations per call/per iteration under {heading}, and the difference from "
+           f"`{comparison.baseline}`"]
+    for line in table:
+        out.append("  " + "  ".join(text.ljust(widths[0]) if i == 0 else text.rjust(widths[i])
+                                    for i, text in enumerate(line)).rstrip())
+    if any(c.conditional for row in rows for c in row.counts):
+        out.append("  * includes sites made only when a branch runs (an `if` arm, a `switch` case, a `catch`)")
+    for name, reason in sorted({(names[i], c.unmodelled) for row in rows for i, c in enumerate(row.counts)
+                                if c.unmodelled}):
+        out.append(f"  ! not counted by `{name}`: {reason.split(':', 1)[0]} (BX105)")
+    return out
+
+
+def counts_json(counts: Counts, baseline: Counts) -> dict[str, Any]:
+    per_call, per_iteration = counts.minus(baseline)
+    return {"per_call": counts.per_call, "per_iteration": counts.per_iteration, "conditional": counts.conditional,
+            "unmodelled": counts.unmodelled,
+            "difference": {"per_call": per_call, "per_iteration": per_iteration}}
+
+
+def policies_json(comparison: Comparison, closure: Closure) -> dict[str, Any] | None:
+    """The ``policies`` object of one function: its counts under each policy, and the difference."""
+    row = comparison.row_of(closure)
+    if row is None:
+        return None
+    return {name: counts_json(counts, row.counts[0]) for name, counts in zip(comparison.policies, row.counts)}
+
+
+def analyzer(names: tuple[str, ...]) -> Callable[[SourceFile, Policy], FileAnalysis]:
+    """``analyze_compared`` for these policies, with the signature of ``analyze_source`` (and picklable)."""
+    return partial(analyze_compared, names=names)
+
+
+def document_json(names: tuple[str, ...], functions: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The run's ``compare`` field and its ``summary.policies``, from the functions' ``policies`` objects."""
+    compared = [f["policies"] for f in functions if "policies" in f]
+    totals = {name: {"per_call": sum(p[name]["per_call"] for p in compared),
+                     "per_iteration": sum(p[name]["per_iteration"] for p in compared)} for name in names}
+    return {"policies": list(names), "baseline": names[0]}, totals
