@@ -82,6 +82,11 @@ ORACLE_CASES = {
         "for (let x = 0; __g() && x < 3; __w(x++, [1])) { __c(() => x, [[1, () => x]], -1); }", False),
     "one var for all iterations": (
         "for (var x = 0; __g() && x < 3; __w(x++, [1])) { __c(() => x, [[1, () => x]], -1); }", True),
+    "a closure in the for init clause keeps the first copy": (
+        "for (let x = 0, h = __c(() => x, [[1, () => x]], -1); __g() && x < 3; __w(x++, [1])) {}", False),
+    "a closure in the for test clause sees the body's write": (
+        "for (let x = 0; __g() && (__c(() => x, [[1, () => x]], -1), x < 1); __w(x++, [1])) { __w(x += 5, [1]); }",
+        True),
     "a hoisted declaration sees a later let": (
         "{ __r([[1, () => x]]); function g() { return x; } let x = 1; }", True),
     "another activation's write": (

@@ -401,10 +401,19 @@ class Generator:
             head = scope
             var = self.declare("i", VarKind.VAR, Type.NUM, scope)
         self.refer(var)
-        also_update = None
-        if self.can_nest() and self.chance(15):
-            also_update = Call(Lit("keep"), [self.closure(head, FnKind.ARROW)])
-        return ForClassic(keyword, var, self.int(1, 3), self.loop_body(head, budget), also_update)
+        loop = ForClassic(keyword, var, self.int(1, 3), Block())
+        if self.can_nest():
+            if self.chance(10):
+                kind = VarKind.LET if keyword == "let" else VarKind.VAR
+                extra = self.new_var("h", kind, Type.FN, head, self.fn) if keyword == "let" \
+                    else self.declare("h", kind, Type.FN, scope)
+                loop.also_init = (extra, Call(Lit("keep"), [self.closure(head, FnKind.ARROW)]))
+            if self.chance(10):
+                loop.also_test = Call(Lit("keep"), [self.closure(head, FnKind.ARROW)])
+            if self.chance(15):
+                loop.also_update = Call(Lit("keep"), [self.closure(head, FnKind.ARROW)])
+        loop.body = self.loop_body(head, budget)
+        return loop
 
     def for_each(self, scope: Scope, budget: int) -> ForEach:
         of = self.chance(75)

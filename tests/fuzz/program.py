@@ -373,29 +373,40 @@ class BlockStmt(Stmt):
 
 @dataclass(eq=False)
 class ForClassic(Stmt):
-    """``for (let|var i = 0; i < n; i++)``."""
+    """``for (let|var i = 0; i < n; i++)``, with closures made in the head's clauses if asked."""
 
     keyword: str
     var: Var
     bound: int
     body: Block
+    #: a second head binding, ``for (let i = 0, h = keep(() => i); ...)``: closures there see the first copy.
+    also_init: tuple[Var, Expr] | None = None
+    #: evaluated before the test: a closure there belongs to the current iteration.
+    also_test: Expr | None = None
     #: evaluated after the increment in the update clause: a closure there lives in the next iteration's copy.
     also_update: Expr | None = None
 
     def render(self, mode: Mode, indent: str) -> str:
         i = self.var.name
+        init = f"{i} = 0"
         test = f"{i} < {self.bound}"
         update = f"{i}++"
+        if self.also_init is not None:
+            init += f", {self.also_init[0].name} = {self.also_init[1].render(mode)}"
+        if self.also_test is not None:
+            test = f"({self.also_test.render(mode)}, {test})"
         prologue = []
         if mode is JS:
             test = f"__g() && {test}"
             update = f"__w({update}, {ids([self.var])})"
             if self.keyword == "var":
-                prologue.append(f"__chk({ids([self.var])});")
+                # the head's initializers write the ``var``s again each time the loop starts
+                written = [self.var] + ([self.also_init[0]] if self.also_init is not None else [])
+                prologue.append(f"__chk({ids(written)});")
         if self.also_update is not None:
             update += f", {self.also_update.render(mode)}"
         body = self.body.render(mode, indent, prologue)
-        return f"{indent}for ({self.keyword} {i} = 0; {test}; {update}) {body}"
+        return f"{indent}for ({self.keyword} {init}; {test}; {update}) {body}"
 
 
 @dataclass(eq=False)
