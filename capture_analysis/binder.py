@@ -189,8 +189,12 @@ class Binder:
     def close_scope(self, scope: Scope) -> None:
         declared = scope.declarations
         parent = scope.parent
+        parameters = scope.parameters
         for ref in scope.pending:
             binding = declared.get(ref.name)
+            if (binding is not None and parameters is not None and binding.kind is not BindingKind.PARAM
+                    and parameters[0] <= ref.start < parameters[1]):
+                binding = None  # ``(a = () => v) => { var v }``: the default sees the outer ``v``
             if binding is not None:
                 ref.binding = binding
                 binding.references.append(ref)
@@ -670,6 +674,8 @@ class Binder:
                 self.visit(body, fscope, _escape("returned"))
         params = node.child_by_field_name("parameters")
         single = node.child_by_field_name("parameter")
+        if params is not None:
+            fscope.parameters = (params.start_byte, params.end_byte)
         if single is not None:
             self.declare(single, BindingKind.PARAM, fscope, single.end_byte)
         elif params is not None:

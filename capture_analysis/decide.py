@@ -192,9 +192,11 @@ class Decider:
                     loops_with_capture[index] = capturer
         for write in writes:
             effect = write.effect
-            if first_update is not None and own_loop is not None and own_loop.repeats(effect):
+            if (first_update is not None and own_loop is not None and own_loop.repeats(effect)
+                    and (not own_loop.in_update(effect) or effect > first_update.creation_offset)):
                 # A closure made in the update clause lives in the next turn's copy, which the
-                # next test, body and update write.
+                # next test and body write, and the rest of this update; the next update
+                # runs on yet another copy.
                 return write, first_update
             update_write = own_loop is not None and own_loop.in_update(effect)
             if first_turn is not None and effect > first_turn.creation_offset and not update_write:

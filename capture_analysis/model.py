@@ -130,6 +130,9 @@ class Scope:
     declarations: dict[str, Binding] = field(default_factory=dict)
     pending: list[Reference] = field(default_factory=list)
     has_direct_eval: bool = False
+    #: for a function scope: the span of its parameter list. Parameter defaults see the
+    #: parameters and the outer scopes, never the body's own declarations.
+    parameters: tuple[int, int] | None = None
 
     #: memo of ``instance_loop`` (``_UNKNOWN`` until computed).
     instance_memo: object = field(default_factory=lambda: _UNKNOWN)
