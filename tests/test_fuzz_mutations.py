@@ -27,9 +27,10 @@ QUICK_MUTANTS = 120
 
 
 def run_json(path: str) -> tuple[int, str, str]:
+    """One uncached run: with the cache, the rerun would read the first run's output back."""
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(["--format", "json", path])
+        code = main(["--format", "json", "--no-cache", path])
     return code, out.getvalue(), err.getvalue()
 
 
