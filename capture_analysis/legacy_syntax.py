@@ -10,9 +10,13 @@ tree around a binding, a reference or a closure (``policy_support``).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import PurePath
 
+import tree_sitter
+
 from .model import Binding, Closure, ClosureKind, FileModel, Reference, ScopeKind
+from .parsing import language, uses_tsx
 from .policy_support import Node, closure_node, node_at, syntax_tree
 from .source import SourceFile
 
@@ -25,6 +29,12 @@ FUNCTION_TYPES = frozenset({"function_declaration", "generator_function_declarat
                             "class_declaration", "abstract_class_declaration"})
 DECLARATION_TYPES = frozenset({"lexical_declaration", "variable_declaration", "using_declaration"})
 MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
+
+
+@lru_cache(maxsize=None)
+def accessor_objects(tsx: bool) -> tree_sitter.Query:
+    """Object literals with a getter or a setter among their members."""
+    return tree_sitter.Query(language(tsx), '(object (method_definition ["get" "set"])) @object')
 
 
 class LegacySyntax:
@@ -140,16 +150,11 @@ class LegacySyntax:
     def accessor_shorthands(self) -> dict[int, int]:
         """Start of each shorthand property in an object literal that has a getter or setter -> the object."""
         out: dict[int, int] = {}
-        stack = [self.root]
-        while stack:
-            node = stack.pop()
-            if node.type == "object" and any(
-                    c.type == "method_definition" and any(t.type in ("get", "set") for t in c.children)
-                    for c in node.named_children):
-                for child in node.named_children:
-                    if child.type == "shorthand_property_identifier":
-                        out[child.start_byte] = node.start_byte
-            stack.extend(node.named_children)
+        found = tree_sitter.QueryCursor(accessor_objects(uses_tsx(self.source.path))).captures(self.root)
+        for node in found.get("object", []):
+            for child in node.named_children:
+                if child.type == "shorthand_property_identifier":
+                    out[child.start_byte] = node.start_byte
         return out
 
     def is_script(self) -> bool:

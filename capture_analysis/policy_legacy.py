@@ -88,6 +88,7 @@ class LegacyDecider:
         for ref in model.references:
             self.refs_in.setdefault(ref.closure, []).append(ref)
         self.written: dict[Binding, list[Reference]] = {}
+        self.label_of: dict[Closure, str] = {}
         self.inlined = self.inlined_arrows()
         self.accessor_named = self.named_by_accessor_objects()
         self.arguments_users = self.sloppy_arguments_users()
@@ -96,7 +97,10 @@ class LegacyDecider:
         return str(self.source.position(offset))
 
     def labels(self, closures: list[Closure]) -> str:
-        return ", ".join(closure_label(self.source, c) for c in closures)
+        for closure in closures:
+            if closure not in self.label_of:
+                self.label_of[closure] = closure_label(self.source, closure)
+        return ", ".join(self.label_of[c] for c in closures)
 
     def refer(self, closures: list[Closure]) -> str:
         """"`g` refers" or "`g`, `h` refer"."""
