@@ -60,8 +60,9 @@ def code_fingerprint() -> str:
         except metadata.PackageNotFoundError:
             version = "?"
         digest.update(f"{name}={version}\n".encode())
-    digest.update(f"boxcheck={__version__} python={sys.version_info[:2]} unicode={unicodedata.unidata_version}\n"
-                  .encode())
+    # the package's place too: the LSP and SARIF formats link to the rules' documentation beside it
+    digest.update(f"boxcheck={__version__} at {PACKAGE} python={sys.version_info[:2]} "
+                  f"unicode={unicodedata.unidata_version}\n".encode())
     for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and p.suffix in (".py", ".lark", ".scm")):
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())

@@ -20,12 +20,17 @@ class LoadError:
 
 
 def load(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile | LoadError:
+    raw = read(path, max_bytes)
+    return raw if isinstance(raw, LoadError) else checked(path, raw, max_bytes)
+
+
+def read(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes | LoadError:
+    """At most ``max_bytes + 1`` bytes, unchecked: the cache finds a file's result from them alone."""
     try:
         with open(path, "rb") as handle:
-            raw = handle.read(max_bytes + 1)
+            return handle.read(max_bytes + 1)
     except OSError as error:
         return LoadError(f"cannot read: {error.strerror or error}", True)
-    return checked(path, raw, max_bytes)
 
 
 def load_stream(path: str, stream: BinaryIO, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile | LoadError:

@@ -21,7 +21,7 @@ from . import suppressions
 from .analyze import FileAnalysis, analyze_source
 from .compare import analyzer
 from .config import Config
-from .loading import LoadError, load
+from .loading import LoadError, checked, read
 from .policies import POLICIES, Policy
 from .report import FORMATS, FileCounts, Piece, Reporter, RunOptions
 from .rules import Severity
@@ -90,12 +90,35 @@ def internal_error(path: str, error: BaseException) -> Failed:
 
 
 def outcome_of(loaded: SourceFile, job: Job, cache: Cache | None = None, analyze: Analyze | None = None) -> Outcome:
-    """Analyze, apply the configuration and the suppression comments, render; via the cache when given."""
-    key = cache.key(loaded.path, loaded.data) if cache is not None else None
-    if key is not None and cache is not None:
+    """A loaded source (standard input, a test), via the cache when given."""
+    key = None
+    if cache is not None:
+        key = cache.key(loaded.path, loaded.data)
         cached = cache.get(key, loaded.path)
         if cached is not None:
             return cached
+    return fresh(loaded, job, cache, key, analyze)
+
+
+def outcome_at(path: str, job: Job, cache: Cache | None = None, analyze: Analyze | None = None) -> Outcome:
+    """A file, read once; a cache hit is found from its bytes, before they are decoded or checked."""
+    raw = read(path, job.max_file_size)
+    if isinstance(raw, LoadError):
+        return Failed(path, raw.message, raw.is_error)
+    key = None
+    if cache is not None:
+        key = cache.key(path, raw)
+        cached = cache.get(key, path)
+        if cached is not None:
+            return cached
+    loaded = checked(path, raw, job.max_file_size)
+    if isinstance(loaded, LoadError):
+        return Failed(path, loaded.message, loaded.is_error)
+    return fresh(loaded, job, cache, key, analyze)
+
+
+def fresh(loaded: SourceFile, job: Job, cache: Cache | None, key: str | None, analyze: Analyze | None) -> Outcome:
+    """Analyze, apply the configuration and the suppression comments, render, and store under ``key``."""
     try:
         if analyze is None:
             analyze = analyzer(job.options.compare) if job.options.compare else analyze_source
@@ -108,10 +131,3 @@ def outcome_of(loaded: SourceFile, job: Job, cache: Cache | None = None, analyze
     if key is not None and cache is not None:
         cache.put(key, result)
     return result
-
-
-def outcome_at(path: str, job: Job, cache: Cache | None = None, analyze: Analyze | None = None) -> Outcome:
-    loaded = load(path, job.max_file_size)
-    if isinstance(loaded, LoadError):
-        return Failed(path, loaded.message, loaded.is_error)
-    return outcome_of(loaded, job, cache, analyze)

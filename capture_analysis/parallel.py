@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
 from .cache import Cache
-from .loading import LoadError, load
+from .loading import LoadError, read
 from .outcome import Analyze, Failed, Job, Outcome, internal_error, outcome_at
 
 CHUNK_FILES = 16
@@ -131,10 +131,10 @@ class Workers:
         """A cache hit, or a file that cannot be read; ``None`` when a worker must analyze it."""
         if self.cache is None:
             return None
-        loaded = load(path, self.job.max_file_size)
-        if isinstance(loaded, LoadError):
-            return Failed(path, loaded.message, loaded.is_error)
-        return self.cache.get(self.cache.key(loaded.path, loaded.data), loaded.path)
+        raw = read(path, self.job.max_file_size)
+        if isinstance(raw, LoadError):
+            return Failed(path, raw.message, raw.is_error)
+        return self.cache.get(self.cache.key(path, raw), path)
 
     @staticmethod
     def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:

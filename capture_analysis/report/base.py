@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import json
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -59,6 +60,23 @@ class Totals:
         self.per_iteration += counts.per_iteration
         for level in counts.levels:
             self.by_severity[level] += 1
+
+
+def indented_json(value: Any, depth: int) -> str:
+    """``value`` as ``json.dumps(indent=2)`` writes it ``depth`` levels deep in a document.
+
+    Formats that indent their whole document render each file's part this way, so that ``finish`` only
+    joins text (``json_array``); JSON strings hold no raw newline, so re-indenting the lines is exact.
+    """
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
+
+
+def json_array(items: list[str], depth: int) -> str:
+    """An array of items made by ``indented_json(item, depth + 1)``, as ``json.dumps(indent=2)`` writes it."""
+    if not items:
+        return "[]"
+    inner = "\n" + "  " * (depth + 1)
+    return "[" + inner + ("," + inner).join(items) + "\n" + "  " * depth + "]"
 
 
 class Reporter(abc.ABC):

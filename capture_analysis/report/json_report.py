@@ -7,6 +7,7 @@ ever added, never changed, so consumers of ``boxcheck/1`` keep working.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..allocations import FunctionReport
@@ -110,25 +111,36 @@ def error_file_json(path: str, message: str) -> dict[str, Any]:
     return {"path": path, "bindings": [], "functions": [], "diagnostics": [], "errors": [message]}
 
 
-def document(policy: str, files: list[dict[str, Any]]) -> dict[str, Any]:
-    functions = [f for entry in files for f in entry["functions"]]
+def document(policy: str, entries: list[str], totals: Totals) -> dict[str, Any]:
+    """The whole document around the files' laid-out entries; the summary adds up what the totals counted."""
     return {
         "schema": SCHEMA,
         "policy": policy,
-        "files": files,
+        "files": [Laid(entry) for entry in entries],
         "summary": {
-            "files": len(files),
-            "functions": len(functions),
-            "per_call": sum(f["allocations"]["per_call"] for f in functions),
-            "per_iteration": sum(f["allocations"]["per_iteration"] for f in functions),
+            "files": len(entries),
+            "functions": totals.functions,
+            "per_call": totals.per_call,
+            "per_iteration": totals.per_iteration,
         },
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """A value already laid out by ``_layout`` at its depth in the document: a file's entry, made by a
+    ``--jobs`` worker or read from the cache, is written as it is instead of being decoded and laid out again."""
+
+    text: str
+
+
+#: where a file's entry sits: the document, its ``files`` array, the entry.
+ENTRY_DEPTH = 2
+EXPAND = 4
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
-def dumps(doc: Any, expand: int = 4) -> str:
+def dumps(doc: Any, expand: int = EXPAND) -> str:
     """Indented down to ``expand`` levels, one compact record per line below that.
 
     ``json.dumps(indent=...)`` falls back to the pure-Python encoder, which took
@@ -140,6 +152,8 @@ def dumps(doc: Any, expand: int = 4) -> str:
 
 
 def _layout(value: Any, depth: int, expand: int) -> str:
+    if isinstance(value, Laid):
+        return value.text
     if depth >= expand or not isinstance(value, (dict, list)) or not value:
         return _COMPACT(value)
     inner = "  " * (depth + 1)
@@ -151,30 +165,34 @@ def _layout(value: Any, depth: int, expand: int) -> str:
 
 
 class JsonReporter(Reporter):
-    """Holds one small dict per file (never the trees) and writes the document at the end."""
+    """Holds each file's entry as laid-out text (never the trees) and writes the document at the end."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
-        self.files: list[dict[str, Any]] = []
+        self.entries: list[str] = []
+        #: ``{"policies": ...}`` of each compared function, for the document's ``--compare`` summary.
+        self.compared: list[dict[str, Any]] = []
 
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[Any]:
+        """``[entry laid out as text, the compared functions' policies]``."""
         entry = file_json(analysis)
         entry["diagnostics"] = [diagnostic_json(analysis.source, d) for d in diagnostics]
         if isinstance(analysis, ComparedAnalysis):
             for report, function in zip(analysis.functions, entry["functions"]):
                 function["policies"] = policies_json(analysis.comparison, report.closure)
-        return entry
+        compared = [{"policies": f["policies"]} for f in entry["functions"] if "policies" in f]
+        return [_layout(entry, ENTRY_DEPTH, EXPAND), compared]
 
-    def add(self, piece: dict[str, Any]) -> None:
-        self.files.append(piece)
+    def add(self, piece: list[Any]) -> None:
+        entry, compared = piece
+        self.entries.append(entry)
+        self.compared.extend(compared)
 
     def failure(self, path: str, message: str) -> None:
-        self.files.append(error_file_json(path, message))
+        self.entries.append(_layout(error_file_json(path, message), ENTRY_DEPTH, EXPAND))
 
     def finish(self, totals: Totals) -> None:
-        doc = document(self.options.policy, self.files)
+        doc = document(self.options.policy, self.entries, totals)
         if self.options.compare:
-            functions = [f for entry in self.files for f in entry["functions"]]
-            doc["compare"], doc["summary"]["policies"] = document_json(self.options.compare, functions)
+            doc["compare"], doc["summary"]["policies"] = document_json(self.options.compare, self.compared)
         self.out.write(dumps(doc))
-

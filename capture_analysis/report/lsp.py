@@ -8,7 +8,6 @@ LSP 3.17: 0-based lines, ``character`` in the negotiated position encoding
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from collections.abc import Mapping
@@ -18,7 +17,7 @@ from ..allocations import FunctionReport
 from ..analyze import Diagnostic, FileAnalysis
 from ..model import Closure
 from ..source import PositionEncoding, SourceFile
-from .base import Reporter, RunOptions, Totals
+from .base import Reporter, RunOptions, Totals, indented_json, json_array
 
 SOURCE = "boxcheck"
 
@@ -101,13 +100,13 @@ class LspReporter(Reporter):
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
-        self.params: list[dict[str, Any]] = []
+        self.params: list[str] = []
 
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> dict[str, Any]:
-        return publish_params(analysis, diagnostics)
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
+        return indented_json(publish_params(analysis, diagnostics), 1)
 
-    def add(self, piece: dict[str, Any]) -> None:
+    def add(self, piece: str) -> None:
         self.params.append(piece)
 
     def finish(self, totals: Totals) -> None:
-        self.out.write(json.dumps(self.params, indent=2, ensure_ascii=False) + "\n")
+        self.out.write(json_array(self.params, 0) + "\n")

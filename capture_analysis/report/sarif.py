@@ -20,11 +20,15 @@ from .. import __version__
 from ..analyze import Diagnostic, FileAnalysis
 from ..rules import RULES, Rule
 from ..source import SourceFile
-from .base import Reporter, RunOptions, Totals
+from .base import Reporter, RunOptions, Totals, indented_json, json_array
 from .lsp import diagnostic_data
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
+#: stands for the results while the rest of the log is written; the results (a run's ``results`` is 4 levels
+#: deep: log, runs, run, results) were rendered as text, file by file.
+RESULTS = "\x00boxcheck results\x00"
+RESULT_DEPTH = 4
 
 
 def artifact_location(path: str) -> dict[str, str]:
@@ -74,7 +78,7 @@ def result(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any]:
     return out
 
 
-def log(results: list[dict[str, Any]], notifications: list[dict[str, Any]]) -> dict[str, Any]:
+def log(results: list[dict[str, Any]] | str, notifications: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
@@ -91,17 +95,17 @@ def log(results: list[dict[str, Any]], notifications: list[dict[str, Any]]) -> d
 
 
 class SarifReporter(Reporter):
-    """Results are small dicts; the log is written once, at the end."""
+    """Results are kept as text; the log is written once, at the end."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
-        self.results: list[dict[str, Any]] = []
+        self.results: list[str] = []
         self.notifications: list[dict[str, Any]] = []
 
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
-        return [result(analysis, d) for d in diagnostics]
+    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[str]:
+        return [indented_json(result(analysis, d), RESULT_DEPTH) for d in diagnostics]
 
-    def add(self, piece: list[dict[str, Any]]) -> None:
+    def add(self, piece: list[str]) -> None:
         self.results.extend(piece)
 
     def failure(self, path: str, message: str) -> None:
@@ -112,4 +116,6 @@ class SarifReporter(Reporter):
         })
 
     def finish(self, totals: Totals) -> None:
-        self.out.write(json.dumps(log(self.results, self.notifications), indent=2, ensure_ascii=False) + "\n")
+        text = json.dumps(log(RESULTS, self.notifications), indent=2, ensure_ascii=False)
+        results = json_array(self.results, RESULT_DEPTH - 1)
+        self.out.write(text.replace(json.dumps(RESULTS), results, 1) + "\n")
