@@ -2,7 +2,7 @@
 PYTHON ?= python3
 BOXCHECK = $(PYTHON) -m capture_analysis
 
-.PHONY: install demo test examples rules golden graphs fuzz
+.PHONY: install demo test examples rules golden graphs fuzz bench
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
@@ -40,3 +40,10 @@ fuzz:
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),$(if $(FUZZ_EXAMPLES),,600)) \
 		nice $(PYTHON) -m pytest -q -s tests/test_fuzz_soundness.py tests/test_fuzz_mutations.py \
 		-k "random_programs or mutated_sources"
+
+# The benchmark harness of docs/performance.md: tree-sitter's parse floor, boxcheck on one and two processes and
+# typescript-eslint (pinned in benchmarks/package-lock.json) side by side, scaling from 10 KB to 10 MB, the cache.
+# Needs the corpus: bash ../shared/corpus/fetch.sh ../corpus. Takes about an hour on two cores.
+bench:
+	cd benchmarks && npm ci --no-audit --no-fund --loglevel=error
+	nice $(PYTHON) -m benchmarks all

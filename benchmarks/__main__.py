@@ -1,0 +1,108 @@
+"""The benchmark harness (``make bench`` runs ``all``); docs/performance.md explains what each part measures.
+
+    python -m benchmarks all        [--rounds N] [--corpus DIR]   # everything below, then the docs' tables
+    python -m benchmarks throughput [--lists small typescript.js typescript] [--rounds N]
+    python -m benchmarks scaling    [--families corpus factories one_function] [--max-size BYTES]
+    python -m benchmarks cache      [--rounds N] [--cache-list typescript]
+    python -m benchmarks tables     [--write]                     # print (or write) the docs' tables
+    python -m benchmarks.corpus_run ...                           # crashes and conservative functions
+
+Results go to ``benchmarks/results/<part>.json`` (``--out`` elsewhere, e.g. for a trial run).  The corpus is
+``../corpus`` or ``$BOXCHECK_CORPUS`` (``../shared/corpus/fetch.sh DIR`` makes it); never commit it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import cache_rerun, report, scaling, throughput
+from .corpus_run import ROOT, find_corpus
+from .measure import Code, load_average, machine, snapshot, versions
+
+RESULTS = ROOT / "benchmarks" / "results"
+DOC = ROOT / "docs" / "performance.md"
+PASSES = {"small": 3, "typescript.js": 3, "typescript": 2}
+
+
+def log(message: str) -> None:
+    print(f"[{datetime.datetime.now():%H:%M:%S}] {message}", file=sys.stderr, flush=True)
+
+
+def meta(rounds: int, code: Code) -> dict[str, Any]:
+    return {"date": datetime.date.today().isoformat(), "machine": machine(), "versions": versions(ROOT, code),
+            "load_average_start": load_average(), "nice": os.nice(0), "rounds": rounds}
+
+
+def save(out: Path, name: str, data: dict[str, Any]) -> None:
+    data["meta"]["load_average_end"] = load_average()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"{name}.json").write_text(json.dumps(data, indent=2) + "\n")
+    log(f"wrote {out / f'{name}.json'}")
+
+
+def run_throughput(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+    if not (ROOT / "benchmarks" / "node_modules" / "@typescript-eslint").is_dir():
+        raise SystemExit("typescript-eslint is not installed: run `cd benchmarks && npm ci` (make bench does)")
+    data: dict[str, Any] = {"meta": meta(args.rounds, code)}
+    data["lists"] = throughput.run(corpus, args.lists, args.rounds, PASSES, args.out / "tmp", code, log)
+    save(args.out, "throughput", data)
+
+
+def run_scaling(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+    sizes = [size for size in scaling.SIZES if size <= args.max_size]
+    data: dict[str, Any] = {"meta": meta(1, code)}
+    data["families"] = scaling.run(corpus, args.out / "tmp" / "scaling", args.families, sizes, code, log)
+    save(args.out, "scaling", data)
+
+
+def run_cache(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+    names = throughput.names_in(throughput.list_file(args.cache_list, args.out / "tmp"))
+    data: dict[str, Any] = {"meta": meta(args.rounds, code)}
+    data["cache"] = cache_rerun.run(corpus, names, args.rounds, args.out / "tmp", code, log)
+    save(args.out, "cache", data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "tables"))
+    parser.add_argument("--corpus", help="corpus folder (default: $BOXCHECK_CORPUS, .corpus/, ../corpus)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    parser.add_argument("--lists", nargs="+", choices=tuple(throughput.LISTS), default=list(throughput.LISTS))
+    parser.add_argument("--cache-list", choices=tuple(throughput.LISTS), default="typescript",
+                        help="the files of the cache re-run (default: the TypeScript part)")
+    parser.add_argument("--families", nargs="+", choices=scaling.FAMILIES, default=list(scaling.FAMILIES))
+    parser.add_argument("--max-size", type=int, default=scaling.SIZES[-1], help="largest scaling input, bytes")
+    parser.add_argument("--out", type=Path, default=RESULTS, help="results folder (default benchmarks/results)")
+    parser.add_argument("--write", action="store_true", help="tables: write them into docs/performance.md")
+    parser.add_argument("--revision", default="HEAD",
+                        help="the commit to measure, from a snapshot (default HEAD); 'tree': the working tree")
+    args = parser.parse_args(argv)
+    if args.part == "tables":
+        if args.write:
+            report.write(DOC, args.out)
+        else:
+            sys.stdout.write(report.tables(args.out))
+        return 0
+    corpus = find_corpus(args.corpus)
+    if corpus is None:
+        print("no corpus found: run ../shared/corpus/fetch.sh ../corpus (or set BOXCHECK_CORPUS)", file=sys.stderr)
+        return 2
+    code = snapshot(ROOT, args.out / "tmp", None if args.revision == "tree" else args.revision)
+    log(f"measuring boxcheck {code.label} from {code.root}")
+    parts = ("throughput", "scaling", "cache") if args.part == "all" else (args.part,)
+    for part in parts:
+        {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache}[part](args, corpus, code)
+    if args.part == "all" and args.out == RESULTS:
+        report.write(DOC, args.out)
+        log(f"wrote the tables into {DOC}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

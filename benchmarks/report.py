@@ -1,0 +1,137 @@
+"""The tables of docs/performance.md, written from benchmarks/results/*.json (never typed by hand).
+
+The acceptance lines compare each figure with the target of issue 10 and
+say "met" or "NOT met"; nothing is rounded in boxcheck's favour.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+LIST_TITLES = {"small": "`small.txt` (203 files)", "typescript": "TypeScript part (`large.txt`)",
+               "typescript.js": "`lib/typescript.js` alone"}
+
+
+def load(results: Path, name: str) -> dict[str, Any] | None:
+    path = results / f"{name}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def cell(seconds: float | None, megabytes: float, rss: float | None = None) -> str:
+    if seconds is None:
+        return "–"
+    text = f"{seconds:.2f} s · {megabytes / seconds:.2f} MB/s"
+    return text + (f" · {rss:.0f} MB" if rss is not None else "")
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "**NOT met**"
+
+
+def meta_lines(meta: dict[str, Any]) -> list[str]:
+    machine, versions = meta["machine"], meta["versions"]
+    tools = ", ".join(f"{name} {version}" for name, version in versions.items())
+    return [f"Measured {meta['date']} on {machine['cpu']}, {machine['cores']} cores, {machine['memory_gb']} GB, "
+            f"{machine['os']}; {tools}. Load average (1, 5, 15 min) {meta['load_average_start']} at the start and "
+            f"{meta['load_average_end']} at the end; harness niceness {meta['nice']}; {meta['rounds']} rounds."]
+
+
+def throughput_tables(data: dict[str, Any]) -> list[str]:
+    lines = [*meta_lines(data["meta"]), "",
+             "Medians; each cell is wall time · throughput · peak RSS of the process (for `--jobs 2`, of its "
+             "largest process).", "",
+             "| files | size | tree-sitter parse (a) | boxcheck, 1 process (b) | boxcheck `--jobs 2` (c) "
+             "| typescript-eslint cold | typescript-eslint warm (d) |",
+             "|---|---:|---|---|---|---|---|"]
+    for name, entry in data["lists"].items():
+        s, rss = entry["summary"]["seconds"], entry["summary"]["peak_rss_mb"]
+        mb = entry["bytes"] / 1e6
+        lines.append(f"| {LIST_TITLES.get(name, name)} | {mb:.2f} MB | {cell(s['parse'], mb, rss['parse'])} "
+                     f"| {cell(s['boxcheck'], mb, rss['boxcheck'])} | {cell(s['jobs2'], mb, rss['jobs2'])} "
+                     f"| {cell(s['eslint_cold'], mb, rss['eslint'])} | {cell(s['eslint_warm'], mb)} |")
+    lines += ["", "| files | b / a time (target ≤ 2.5) | b / (a's parse calls only) | b vs d warm, speed "
+                  "(target ≥ 2) | b vs eslint cold, speed | c / b speed (target ≥ 1.7) |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for name, entry in data["lists"].items():
+        r = entry["summary"]["ratios"]
+        warm = "–" if r["speed_boxcheck_over_eslint_warm"] is None else f"{r['speed_boxcheck_over_eslint_warm']:.2f}×"
+        lines.append(f"| {LIST_TITLES.get(name, name)} | {r['time_boxcheck_over_parse']:.2f}× "
+                     f"| {r['time_boxcheck_over_parse_calls_only']:.2f}× | {warm} "
+                     f"| {r['speed_boxcheck_over_eslint_cold']:.2f}× | {r['speed_jobs2_over_boxcheck']:.2f}× |")
+    return lines
+
+
+def scaling_table(data: dict[str, Any]) -> list[str]:
+    families = data["families"]
+    sizes = [row["target"] for row in next(iter(families.values()))["sizes"]]
+    head = " | ".join(f"{size // 1000:,} KB" if size < 1_000_000 else f"{size // 1_000_000} MB" for size in sizes)
+    lines = [*meta_lines(data["meta"]), "", "Microseconds per KB, median of the runs of each size "
+             "(one fresh process per size; read, parse, analyze, render as JSON):", "",
+             f"| input | {head} | fitted exponent | slowest / fastest per KB | peak RSS at the largest |",
+             "|---|" + "---:|" * (len(sizes) + 3)]
+    for family, entry in families.items():
+        cells = " | ".join(f"{row['us_per_kb']:.0f}" for row in entry["sizes"])
+        lines.append(f"| {family} | {cells} | {entry['exponent']:.3f} | {entry['max_over_min_time_per_kb']:.2f} "
+                     f"| {entry['sizes'][-1]['peak_rss_mb']:.0f} MB |")
+    return lines
+
+
+def cache_table(data: dict[str, Any]) -> list[str]:
+    entry = data["cache"]
+    return [*meta_lines(data["meta"]), "",
+            "| files | first run, empty cache | re-run, unchanged files | re-run / first |",
+            "|---|---:|---:|---:|",
+            f"| TypeScript part ({entry['files']} files, {entry['cache_entries']} entries) "
+            f"| {entry['first_seconds']:.2f} s | {entry['rerun_seconds']:.2f} s | {entry['rerun_over_first']:.1%} |"]
+
+
+def acceptance(throughput: dict[str, Any] | None, scaling: dict[str, Any] | None,
+               cache: dict[str, Any] | None) -> list[str]:
+    lines = ["| target | measured | |", "|---|---|---|"]
+    if throughput is not None and "typescript" in throughput["lists"]:
+        summary = throughput["lists"]["typescript"]["summary"]
+        speed, ratios = summary["mb_per_s"]["boxcheck"], summary["ratios"]
+        warm = ratios["speed_boxcheck_over_eslint_warm"]
+        lines += [
+            f"| one process, cold start included, TypeScript part ≥ 3 MB/s | {speed:.2f} MB/s | {verdict(speed >= 3)} |",
+            f"| … at least 2× typescript-eslint warm, same run | {warm:.2f}× | {verdict(warm >= 2)} |",
+            f"| … within 2.5× of tree-sitter's parse-only time | {ratios['time_boxcheck_over_parse']:.2f}× "
+            f"| {verdict(ratios['time_boxcheck_over_parse'] <= 2.5)} |",
+            f"| `--jobs 2` ≥ 1.7× one process | {ratios['speed_jobs2_over_boxcheck']:.2f}× "
+            f"| {verdict(ratios['speed_jobs2_over_boxcheck'] >= 1.7)} |"]
+    if throughput is not None and "typescript.js" in throughput["lists"]:
+        rss = throughput["lists"]["typescript.js"]["summary"]["peak_rss_mb"]["boxcheck"]
+        lines.append(f"| peak RSS on `lib/typescript.js` ≤ 400 MB | {rss:.0f} MB | {verdict(rss <= 400)} |")
+    if cache is not None:
+        ratio = cache["cache"]["rerun_over_first"]
+        lines.append(f"| re-run with the cache ≤ 10% of the first run | {ratio:.1%} | {verdict(ratio <= 0.10)} |")
+    if scaling is not None:
+        worst = max(entry["exponent"] for entry in scaling["families"].values())
+        lines.append(f"| time per MB flat from 10 KB to 10 MB (exponent ≤ 1.1) | worst family {worst:.3f} "
+                     f"| {verdict(worst <= 1.1)} |")
+    return lines
+
+
+def tables(results: Path) -> str:
+    throughput, scaling, cache = load(results, "throughput"), load(results, "scaling"), load(results, "cache")
+    parts = ["### Acceptance", "", *acceptance(throughput, scaling, cache)]
+    if throughput is not None:
+        parts += ["", "### Throughput", "", *throughput_tables(throughput)]
+    if scaling is not None:
+        parts += ["", "### Scaling", "", *scaling_table(scaling)]
+    if cache is not None:
+        parts += ["", "### Cache", "", *cache_table(cache)]
+    return "\n".join(parts) + "\n"
+
+
+def write(doc: Path, results: Path) -> None:
+    text = doc.read_text(encoding="utf-8")
+    pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.DOTALL)
+    block = f"{BEGIN}\n{tables(results)}{END}"
+    if not pattern.search(text):
+        raise SystemExit(f"{doc} has no {BEGIN} ... {END} block to fill")
+    doc.write_text(pattern.sub(lambda _: block, text), encoding="utf-8")

@@ -1,0 +1,86 @@
+"""The benchmark harness's own arithmetic and reporting: what docs/performance.md says must follow from the data."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import report, scaling
+from benchmarks.measure import measure
+
+
+@pytest.mark.parametrize("power", [1.0, 1.5, 2.0])
+def test_the_fitted_exponent_recovers_the_power_law(power):
+    points = [(size, 3e-7 * size ** power) for size in scaling.SIZES]
+    assert scaling.fit_exponent(points) == pytest.approx(power)
+
+
+def test_one_quadratic_step_raises_the_exponent_above_the_target():
+    points = [(size, size * 1e-6) for size in scaling.SIZES[:-1]] + [(scaling.SIZES[-1], scaling.SIZES[-1] * 4e-6)]
+    assert scaling.fit_exponent(points) > 1.1
+
+
+def test_the_generated_inputs_reach_their_size_and_parse(tmp_path):
+    from capture_analysis.parsing import parse
+
+    for family in ("factories", "one_function"):
+        text = scaling.generated(family, 30_000)
+        assert 30_000 <= len(text) < 31_000
+        assert not parse(text.encode(), "gen.ts").root_node.has_error
+
+
+def test_measure_reports_the_peak_memory_of_that_process_only():
+    small = measure(["python3", "-c", "print(1)"], capture=True)
+    big = measure(["python3", "-c", "x = bytearray(150 * 1024 * 1024); print(len(x))"], capture=True)
+    assert small.stdout == "1\n" and small.returncode == 0
+    assert big.peak_rss_mb > 150 > small.peak_rss_mb
+
+
+def results(tmp_path: Path, speed_seconds: float, rss: float, rerun: float, exponent: float) -> Path:
+    meta = {"date": "2026-11-30", "machine": {"cpu": "cpu", "cores": 2, "memory_gb": 8, "os": "Linux"},
+            "versions": {"boxcheck": "0.1.0"}, "load_average_start": [1, 1, 1], "load_average_end": [1, 1, 1],
+            "nice": 10, "rounds": 3}
+    size = 77_660_983
+
+    def summary(seconds: float, rss_mb: float) -> dict:
+        times = {"parse": 12.0, "parse_calls_only": 11.0, "boxcheck": seconds, "jobs2": seconds / 1.8,
+                 "eslint_cold": 110.0, "eslint_warm": 60.0}
+        return {"seconds": times, "mb_per_s": {k: size / 1e6 / v for k, v in times.items()},
+                "peak_rss_mb": {"parse": 50, "boxcheck": rss_mb, "jobs2": rss_mb, "eslint": 1000},
+                "eslint_failures": [],
+                "ratios": {"time_boxcheck_over_parse": seconds / 12.0, "time_boxcheck_over_parse_calls_only": seconds / 11,
+                           "speed_boxcheck_over_eslint_warm": 60.0 / seconds,
+                           "speed_boxcheck_over_eslint_cold": 110.0 / seconds, "speed_jobs2_over_boxcheck": 1.8}}
+
+    lists = {"typescript": {"files": 8913, "bytes": size, "summary": summary(speed_seconds, 100)},
+             "typescript.js": {"files": 1, "bytes": 9_144_216, "summary": summary(speed_seconds / 8, rss)}}
+    (tmp_path / "throughput.json").write_text(json.dumps({"meta": meta, "lists": lists}))
+    sizes = [{"target": s, "bytes": s, "median_seconds": s * 1e-6, "us_per_kb": 1000.0, "runs": 3, "peak_rss_mb": 50}
+             for s in scaling.SIZES]
+    (tmp_path / "scaling.json").write_text(json.dumps(
+        {"meta": meta, "families": {"corpus": {"sizes": sizes, "exponent": exponent, "max_over_min_time_per_kb": 1}}}))
+    (tmp_path / "cache.json").write_text(json.dumps({"meta": meta, "cache": {
+        "files": 8913, "cache_entries": 8913, "first_seconds": 20.0, "rerun_seconds": 20.0 * rerun,
+        "rerun_over_first": rerun}}))
+    return tmp_path
+
+
+def test_the_acceptance_table_says_met_only_when_each_target_is_reached(tmp_path):
+    good = report.tables(results(tmp_path, speed_seconds=25.0, rss=300, rerun=0.05, exponent=1.02))
+    assert "NOT met" not in good and good.count("| met |") == 7
+    bad = report.tables(results(tmp_path, speed_seconds=40.0, rss=500, rerun=0.2, exponent=1.3))
+    acceptance = bad.split("### Throughput")[0]
+    assert acceptance.count("**NOT met**") == 6  # all but --jobs 2's speed-up
+    assert "| 1.94 MB/s |" in acceptance
+
+
+def test_the_tables_replace_only_their_block_of_the_document(tmp_path):
+    doc = tmp_path / "performance.md"
+    doc.write_text(f"# Title\n\nintro\n\n{report.BEGIN}\nold\n{report.END}\n\nafter\n")
+    (tmp_path / "results").mkdir()
+    report.write(doc, results(tmp_path / "results", 25.0, 300, 0.05, 1.0))
+    text = doc.read_text()
+    assert text.startswith("# Title\n\nintro\n\n" + report.BEGIN + "\n### Acceptance")
+    assert text.endswith(report.END + "\n\nafter\n") and "\nold\n" not in text
