@@ -133,6 +133,9 @@ class Binder:
         self.pending_init: dict[int, Binding] = {}
         #: closure literal start -> the name it is assigned to (``const f = () => ...`` is ``f``).
         self.names: dict[int, str] = {}
+        #: (start, end, effect): expressions inside a destructuring pattern (defaults, computed
+        #: keys, member targets). They run after the source, so writes in them take effect late.
+        self.deferred: list[tuple[int, int, int]] = []
         self.table = dispatch_table(tree.language)
 
     # -- driver ---------------------------------------------------------------
@@ -162,6 +165,7 @@ class Binder:
                 self.declare_pattern(*item[1:])
             else:
                 self.write_pattern(*item[1:])
+        self.defer_pattern_writes()
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
         self.mark_exported()
@@ -459,12 +463,29 @@ class Binder:
         if argument is not None:
             self.stack.append((_WRITE, argument, scope, True, node.end_byte - 1))
 
+    def visit_in_pattern(self, node: Node | None, scope: Scope, use: Use, effect: int) -> None:
+        """An expression inside a pattern: it runs after the source value, so its writes take effect at ``effect``."""
+        if node is not None:
+            self.deferred.append((node.start_byte, node.end_byte, effect))
+            self.visit(node, scope, use)
+
+    def defer_pattern_writes(self) -> None:
+        """``let { a = (x = 1) } = { b: keep(() => x) }`` writes ``x`` after the closure exists."""
+        if not self.deferred:
+            return
+        writes = sorted((r for r in self.references if r.is_write), key=lambda r: r.start)
+        starts = [r.start for r in writes]
+        for start, end, effect in self.deferred:
+            for ref in writes[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
+                ref.effect = max(ref.effect, effect)
+
     def write_pattern(self, node: Node, scope: Scope, also_read: bool, effect: int) -> None:
         """Assignment targets: identifiers are written, members are evaluated, patterns recurse.
 
         Every name is written at ``effect``, the end of the assignment: the source and
         any default values run first, so a closure created there exists before the write.
         """
+        top = unwrap(node)
         work = [node]
         while work:
             target = unwrap(work.pop())
@@ -472,7 +493,10 @@ class Binder:
             if kind in ("identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"):
                 self.reference(target, scope, read=also_read, write=True, effect=effect)
             elif kind in ("member_expression", "subscript_expression"):
-                self.visit(target, scope, SAFE_USE)
+                if target is top or target == top:
+                    self.visit(target, scope, SAFE_USE)
+                else:
+                    self.visit_in_pattern(target, scope, SAFE_USE, effect)
             elif kind in ("array_pattern", "object_pattern", "array", "object", "rest_pattern", "spread_element"):
                 work.extend(target.named_children)
             elif kind == "pair_pattern" or kind == "pair":
@@ -481,10 +505,11 @@ class Binder:
                     work.append(value)
                 key = target.child_by_field_name("key")
                 if key is not None and key.type == "computed_property_name":
-                    self.visit(key, scope, SAFE_USE)
+                    self.visit_in_pattern(key, scope, SAFE_USE, effect)
             elif kind in ("assignment_pattern", "object_assignment_pattern", "assignment_expression"):
                 left = target.child_by_field_name("left")
-                self.visit(target.child_by_field_name("right"), scope, _escape("default value of a destructuring"))
+                self.visit_in_pattern(target.child_by_field_name("right"), scope,
+                                      _escape("default value of a destructuring"), effect)
                 if left is not None:
                     work.append(left)
             elif kind != "comment":
@@ -542,6 +567,12 @@ class Binder:
         ``written``: a ``var`` pattern with an initializer, or a ``for (var ... of)``
         head, also writes each name; the write takes effect at that offset.
         """
+        if written is not None:
+            deferred = written
+        elif loop is not None and loop.repeats(init_offset):
+            deferred = init_offset  # a for-in/of head: each iteration, before the body
+        else:
+            deferred = init_offset - 1
         work = [node]
         while work:
             part = work.pop()
@@ -559,7 +590,7 @@ class Binder:
                     work.append(value)
                 key = part.child_by_field_name("key")
                 if key is not None and key.type == "computed_property_name":
-                    self.visit(key, expr_scope, SAFE_USE)
+                    self.visit_in_pattern(key, expr_scope, SAFE_USE, deferred)
             elif ptype in ("assignment_pattern", "object_assignment_pattern"):
                 left = part.child_by_field_name("left")
                 right = part.child_by_field_name("right")
@@ -569,9 +600,9 @@ class Binder:
                         self.reference(left, expr_scope, read=False, write=True, declaration_write=True,
                                        effect=written)
                     self.name_literal(right, binding.name)
-                    self.visit(right, expr_scope, Use(UseKind.FLOW, "default value", binding))
+                    self.visit_in_pattern(right, expr_scope, Use(UseKind.FLOW, "default value", binding), deferred)
                 else:
-                    self.visit(right, expr_scope, _escape("default value of a destructuring"))
+                    self.visit_in_pattern(right, expr_scope, _escape("default value of a destructuring"), deferred)
                     if left is not None:
                         work.append(left)
             elif ptype not in ("comment", "type_annotation"):

@@ -135,7 +135,13 @@ class Decider:
             assert late is not None
             write, capturer = late
             decision.late_write = write
-            why = self.late_reason(binding, write, capturer)
+            if all(w.is_declaration_write for w in writes):
+                # ``function get() { return s } var s = ...``: only the initializer writes,
+                # so this is a capture before initialization, not a reassignment.
+                decision.early_capture = capturer
+                why = self.early_reason(binding, capturer)
+            else:
+                why = self.late_reason(binding, write, capturer)
             decision.evidence.append(Step(write.start, why))
         culprit = decision.early_capture or (decision.late_write.closure if decision.late_write else None)
         escaping = self.escaping_holders(binding, capturing, culprit)

@@ -69,9 +69,6 @@ def test_captured_before_init_names_the_closure_and_why(code, name, closure, why
     assert text.startswith(f"`{name}` needs a heap box, per call: captured by {closure} ({why}) before ")
 
 
-@pytest.mark.xfail(strict=True, reason="BAD: decide.py sees a hoisted declaration's capture of a `var` as a write "
-                                       "after capture ('reassigned at'), not as a capture before its initializer; "
-                                       "diagnose already treats a `var` initializer as no reassignment")
 def test_a_var_initialized_after_a_hoisted_declaration_captured_it_is_captured_before_init():
     analysis = analyze("""
         export function make(i: number) {

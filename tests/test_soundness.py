@@ -221,3 +221,23 @@ def test_closure_in_for_test_clause_is_in_the_current_iterations_copy():
     """)
     assert result["i"] == "value"
     assert result["j"] == "box"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "let { a = (x = 1) } = { b: keep(() => x) };",
+        "({ a = (x = 1) } = { b: keep(() => x) });",
+        "[, a = (x = 1)] = [keep(() => x)];",
+        "const { [(x = 1, 'k')]: a } = { b: keep(() => x) };",
+        "for (const { a = (x = 1) } of [{ b: keep(() => x) }]) {}",
+    ],
+)
+def test_writes_inside_a_pattern_run_after_its_source(statement):
+    result = storages(f"""
+        declare function keep<T>(value: T): T;
+        function f(x: any, a: any) {{
+          {statement}
+        }}
+    """)
+    assert result["x"] == "box", statement

@@ -4,7 +4,7 @@
 // default in the pattern that writes a binding writes it after a closure created
 // in the source captured it: not `value` (DESIGN 2.1.2), although the write
 // stands before that closure in the text.
-// known bug: pattern-default-write-after-source
+// fixed: pattern-default-write-after-source (pattern defaults run after the source)
 declare function keep<T>(value: T): T;
 
 export function declarationDefault(x: unknown) {
