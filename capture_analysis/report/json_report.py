@@ -96,17 +96,6 @@ def diagnostic_json(source: SourceFile, diagnostic: Diagnostic) -> dict[str, Any
     }
 
 
-def file_json(analysis: FileAnalysis) -> dict[str, Any]:
-    source = analysis.source
-    return {
-        "path": source.path,
-        "bindings": [binding_json(source, d) for d in analysis.decisions],
-        "functions": [function_json(source, f) for f in analysis.functions],
-        "diagnostics": [diagnostic_json(source, d) for d in analysis.diagnostics],
-        "errors": [],
-    }
-
-
 def error_file_json(path: str, message: str) -> dict[str, Any]:
     return {"path": path, "bindings": [], "functions": [], "diagnostics": [], "errors": [message]}
 
@@ -174,13 +163,24 @@ class JsonReporter(Reporter):
         self.compared: list[dict[str, Any]] = []
 
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[Any]:
-        """``[entry laid out as text, the compared functions' policies]``."""
-        entry = file_json(analysis)
-        entry["diagnostics"] = [diagnostic_json(analysis.source, d) for d in diagnostics]
-        if isinstance(analysis, ComparedAnalysis):
-            for report, function in zip(analysis.functions, entry["functions"]):
+        """``[entry laid out as text, the compared functions' policies]``.  Each record is encoded as soon as
+        it is made: the records of a large file are never all held as dicts at once."""
+        source = analysis.source
+        functions: list[Laid] = []
+        compared: list[dict[str, Any]] = []
+        for report in analysis.functions:
+            function = function_json(source, report)
+            if isinstance(analysis, ComparedAnalysis):
                 function["policies"] = policies_json(analysis.comparison, report.closure)
-        compared = [{"policies": f["policies"]} for f in entry["functions"] if "policies" in f]
+                compared.append({"policies": function["policies"]})
+            functions.append(Laid(_COMPACT(function)))
+        entry = {
+            "path": source.path,
+            "bindings": [Laid(_COMPACT(binding_json(source, d))) for d in analysis.decisions],
+            "functions": functions,
+            "diagnostics": [Laid(_COMPACT(diagnostic_json(source, d))) for d in diagnostics],
+            "errors": [],
+        }
         return [_layout(entry, ENTRY_DEPTH, EXPAND), compared]
 
     def add(self, piece: list[Any]) -> None:
