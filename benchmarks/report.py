@@ -80,6 +80,21 @@ def scaling_table(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def stages_table(data: dict[str, Any]) -> list[str]:
+    stages = data["stages"]
+    total = sum(stages["seconds"].values())
+    megabytes = stages["bytes"] / 1e6
+    lines = [*meta_lines(data["meta"]), "",
+             f"One process over {LIST_TITLES.get(data['list'], data['list'])}, {megabytes:.1f} MB, each stage "
+             f"timed alone (`benchmarks/stages.py`; `read` includes the line index); total {total:.1f} s, "
+             f"{megabytes / total:.2f} MB/s without the interpreter's start:", "",
+             "| stage | seconds | share | MB/s if it were alone |", "|---|---:|---:|---:|"]
+    for stage, seconds in stages["seconds"].items():
+        alone = f"{megabytes / seconds:.1f}" if seconds > 0 else "–"
+        lines.append(f"| {stage} | {seconds:.2f} | {seconds / total:.1%} | {alone} |")
+    return lines
+
+
 def cache_table(data: dict[str, Any]) -> list[str]:
     entry = data["cache"]
     return [*meta_lines(data["meta"]), "",
@@ -118,6 +133,7 @@ def acceptance(throughput: dict[str, Any] | None, scaling: dict[str, Any] | None
 
 def tables(results: Path) -> str:
     throughput, scaling, cache = load(results, "throughput"), load(results, "scaling"), load(results, "cache")
+    stages = load(results, "stages")
     parts = ["### Acceptance", "", *acceptance(throughput, scaling, cache)]
     if throughput is not None:
         parts += ["", "### Throughput", "", *throughput_tables(throughput)]
@@ -125,6 +141,8 @@ def tables(results: Path) -> str:
         parts += ["", "### Scaling", "", *scaling_table(scaling)]
     if cache is not None:
         parts += ["", "### Cache", "", *cache_table(cache)]
+    if stages is not None:
+        parts += ["", "### Where the time goes", "", *stages_table(stages)]
     return "\n".join(parts) + "\n"
 
 
