@@ -26,7 +26,7 @@ class Site:
     id: str
     kind: Storage
     per_iteration: bool
-    decisions: list[Decision]
+    decisions: list[Decision] = field(repr=False)
     closure: Closure
     loop: Loop | None
     offset: int

@@ -79,7 +79,7 @@ class Decision:
     #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
     conservative: str | None = None
     #: the allocation site (set by ``allocations``).
-    site: Site | None = None
+    site: Site | None = field(default=None, repr=False)
 
 
 class Decider:

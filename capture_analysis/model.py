@@ -123,19 +123,19 @@ class Scope:
     kind: ScopeKind
     start: int
     end: int
-    parent: Scope | None
-    closure: Closure
+    parent: Scope | None = field(repr=False)
+    closure: Closure = field(repr=False)
     #: the loop this scope belongs to, one instance per iteration.
-    loop: Loop | None = None
-    declarations: dict[str, Binding] = field(default_factory=dict)
-    pending: list[Reference] = field(default_factory=list)
+    loop: Loop | None = field(default=None, repr=False)
+    declarations: dict[str, Binding] = field(default_factory=dict, repr=False)
+    pending: list[Reference] = field(default_factory=list, repr=False)
     has_direct_eval: bool = False
     #: for a function scope: the span of its parameter list. Parameter defaults see the
     #: parameters and the outer scopes, never the body's own declarations.
     parameters: tuple[int, int] | None = None
 
     #: memo of ``instance_loop`` (``_UNKNOWN`` until computed).
-    instance_memo: object = field(default_factory=lambda: _UNKNOWN)
+    instance_memo: object = field(default_factory=lambda: _UNKNOWN, repr=False)
 
     @property
     def instance_loop(self) -> Loop | None:
@@ -173,16 +173,16 @@ _UNKNOWN = object()
 class Binding:
     name: str
     kind: BindingKind
-    scope: Scope
+    scope: Scope = field(repr=False)
     start: int
     end: int
     #: offset at which the binding holds its first value (see decide.py).
     init_offset: int
     #: the closure literal that is this binding's initializer, if any.
-    init_closure: Closure | None = None
-    references: list[Reference] = field(default_factory=list)
+    init_closure: Closure | None = field(default=None, repr=False)
+    references: list[Reference] = field(default_factory=list, repr=False)
     #: set for ``for (let ...)`` / ``for (const ... of)`` head bindings.
-    per_iteration_of: Loop | None = None
+    per_iteration_of: Loop | None = field(default=None, repr=False)
     #: declared by an ``export`` declaration: its value leaves the module.
     exported: bool = False
 
@@ -196,15 +196,15 @@ class Reference:
     name: str
     start: int
     end: int
-    scope: Scope
-    closure: Closure
+    scope: Scope = field(repr=False)
+    closure: Closure = field(repr=False)
     is_read: bool
     is_write: bool
-    binding: Binding | None = None
+    binding: Binding | None = field(default=None, repr=False)
     #: for writes: a ``var`` initializer or other write that is part of a declaration.
     is_declaration_write: bool = False
     #: for reads: what the expression around the reference does with the value.
-    use: Use = SAFE_USE
+    use: Use = field(default=SAFE_USE, repr=False)
     #: for writes: the offset where the write takes effect. ``x = keep(() => x)`` writes
     #: after its right-hand side created the closure, so this is the assignment's end.
     effect: int = 0
@@ -221,13 +221,13 @@ class Closure:
     #: the span that names it in reports: its name token, else its head (``function``, ``(x) =>``).
     name_start: int
     name_end: int
-    parent: Closure | None
+    parent: Closure | None = field(repr=False)
     #: offset in the parent's code where the closure value is created.
     creation_offset: int
-    scope: Scope | None = None
-    binding: Binding | None = None
-    children: list[Closure] = field(default_factory=list)
-    loops: list[Loop] = field(default_factory=list)
+    scope: Scope | None = field(default=None, repr=False)
+    binding: Binding | None = field(default=None, repr=False)
+    children: list[Closure] = field(default_factory=list, repr=False)
+    loops: list[Loop] = field(default_factory=list, repr=False)
     is_async: bool = False
     is_generator: bool = False
     has_syntax_error: bool = False
@@ -236,7 +236,7 @@ class Closure:
     #: index among all closures of the file, for stable ids.
     index: int = 0
     #: what the expression around the closure literal does with the new closure.
-    use: Use = SAFE_USE
+    use: Use = field(default=SAFE_USE, repr=False)
     #: where the closure's body begins (function declarations and ``var`` are hoisted there).
     body_start: int = 0
 
