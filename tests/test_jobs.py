@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import outcome, parallel
+from capture_analysis import cli, outcome, parallel
 from capture_analysis.analyze import analyze_source
 from capture_analysis.cli import main
 from capture_analysis.loading import load
@@ -171,3 +171,22 @@ def test_what_crosses_the_process_boundary_is_plain_data_not_the_analysis(format
     assert result.counts.functions == len(analysis.functions)
     assert result.counts.levels == tuple(d.level for d in analysis.diagnostics)
     assert pickle.loads(pickle.dumps(result)) == result
+
+
+@pytest.mark.parametrize("format", ["json", "sarif", "lsp", "text", "github"])
+def test_every_format_writes_a_file_before_the_next_ones_are_analyzed(tmp_path, monkeypatch, format):
+    """Streaming: a run over a repository never keeps the output of every file until the end."""
+    small_tree(tmp_path, ["a.ts", "b.ts", "c.ts"])
+    out = io.StringIO()
+    written_before: dict[str, str] = {}
+    real = cli.analyze_source
+
+    def watching(source, policy):
+        written_before[Path(source.path).name] = out.getvalue()
+        return real(source, policy)
+
+    monkeypatch.setattr(cli, "analyze_source", watching)
+    with redirect_stdout(out), redirect_stderr(io.StringIO()):
+        main(["--no-cache", "--jobs", "1", "--format", format, str(tmp_path)])
+    assert "a.ts" not in written_before["a.ts"]
+    assert "a.ts" in written_before["c.ts"] and "b.ts" in written_before["c.ts"]

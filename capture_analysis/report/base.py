@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -65,18 +66,35 @@ class Totals:
 def indented_json(value: Any, depth: int) -> str:
     """``value`` as ``json.dumps(indent=2)`` writes it ``depth`` levels deep in a document.
 
-    Formats that indent their whole document render each file's part this way, so that ``finish`` only
-    joins text (``json_array``); JSON strings hold no raw newline, so re-indenting the lines is exact.
+    Formats that indent their whole document render each file's part this way, so that it can be written
+    as it comes (``StreamedArray``); JSON strings hold no raw newline, so re-indenting the lines is exact.
     """
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
 
 
-def json_array(items: list[str], depth: int) -> str:
-    """An array of items made by ``indented_json(item, depth + 1)``, as ``json.dumps(indent=2)`` writes it."""
-    if not items:
-        return "[]"
-    inner = "\n" + "  " * (depth + 1)
-    return "[" + inner + ("," + inner).join(items) + "\n" + "  " * depth + "]"
+class StreamedArray:
+    """The one array of a JSON document that grows with the files, written item by item as they come.
+
+    The text before the array is written with the first item (``head`` is asked for then), and the rest of
+    the document by ``finish``, so a report holds no file's output once it is written: the JSON, SARIF and
+    LSP documents of a whole repository stream like the text format does.  Items, separators and brackets
+    are laid out as ``json.dumps(indent=2)`` lays out an array ``depth`` levels deep.
+    """
+
+    def __init__(self, out: TextIO, depth: int):
+        self.out = out
+        self.count = 0
+        self.inner = "\n" + "  " * (depth + 1)
+        self.close = "\n" + "  " * depth + "]"
+
+    def add(self, item: str, head: Callable[[], str]) -> None:
+        self.out.write(head() + "[" + self.inner if self.count == 0 else "," + self.inner)
+        self.out.write(item)
+        self.count += 1
+
+    def finish(self, head: str, tail: str) -> None:
+        """``head`` and ``tail``: the document's text before and after the array."""
+        self.out.write((self.close if self.count else head + "[]") + tail)
 
 
 class Reporter(abc.ABC):

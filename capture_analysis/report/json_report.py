@@ -17,7 +17,7 @@ from ..decide import Decision
 from ..escape import Step
 from ..model import Closure
 from ..source import SourceFile
-from .base import Reporter, RunOptions, Totals
+from .base import Reporter, RunOptions, StreamedArray, Totals
 
 SCHEMA = "boxcheck/1"
 
@@ -100,14 +100,14 @@ def error_file_json(path: str, message: str) -> dict[str, Any]:
     return {"path": path, "bindings": [], "functions": [], "diagnostics": [], "errors": [message]}
 
 
-def document(policy: str, entries: list[str], totals: Totals) -> dict[str, Any]:
-    """The whole document around the files' laid-out entries; the summary adds up what the totals counted."""
+def document(policy: str, files: Any, count: int, totals: Totals) -> dict[str, Any]:
+    """The document around its ``files``; the summary adds up what the totals counted."""
     return {
         "schema": SCHEMA,
         "policy": policy,
-        "files": [Laid(entry) for entry in entries],
+        "files": files,
         "summary": {
-            "files": len(entries),
+            "files": count,
             "functions": totals.functions,
             "per_call": totals.per_call,
             "per_iteration": totals.per_iteration,
@@ -126,6 +126,8 @@ class Laid:
 #: where a file's entry sits: the document, its ``files`` array, the entry.
 ENTRY_DEPTH = 2
 EXPAND = 4
+#: stands for the ``files`` array in the document's text; the entries are written as they come.
+FILES = Laid("\x00")
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
@@ -154,11 +156,11 @@ def _layout(value: Any, depth: int, expand: int) -> str:
 
 
 class JsonReporter(Reporter):
-    """Holds each file's entry as laid-out text (never the trees) and writes the document at the end."""
+    """Writes each file's entry as it comes (``StreamedArray``), and the summary at the end."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
-        self.entries: list[str] = []
+        self.entries = StreamedArray(out, ENTRY_DEPTH - 1)
         #: ``{"policies": ...}`` of each compared function, for the document's ``--compare`` summary.
         self.compared: list[dict[str, Any]] = []
 
@@ -185,14 +187,22 @@ class JsonReporter(Reporter):
 
     def add(self, piece: list[Any]) -> None:
         entry, compared = piece
-        self.entries.append(entry)
+        self.entries.add(entry, self.head)
         self.compared.extend(compared)
 
     def failure(self, path: str, message: str) -> None:
-        self.entries.append(_layout(error_file_json(path, message), ENTRY_DEPTH, EXPAND))
+        self.entries.add(_layout(error_file_json(path, message), ENTRY_DEPTH, EXPAND), self.head)
 
-    def finish(self, totals: Totals) -> None:
-        doc = document(self.options.policy, self.entries, totals)
+    def around(self, totals: Totals) -> tuple[str, str]:
+        """The document's text before and after its ``files`` array."""
+        doc = document(self.options.policy, FILES, self.entries.count, totals)
         if self.options.compare:
             doc["compare"], doc["summary"]["policies"] = document_json(self.options.compare, self.compared)
-        self.out.write(dumps(doc))
+        head, _, tail = dumps(doc).partition(FILES.text)
+        return head, tail
+
+    def head(self) -> str:
+        return self.around(Totals())[0]
+
+    def finish(self, totals: Totals) -> None:
+        self.entries.finish(*self.around(totals))

@@ -17,7 +17,7 @@ from ..allocations import FunctionReport
 from ..analyze import Diagnostic, FileAnalysis
 from ..model import Closure
 from ..source import PositionEncoding, SourceFile
-from .base import Reporter, RunOptions, Totals, indented_json, json_array
+from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
 
 SOURCE = "boxcheck"
 
@@ -96,17 +96,18 @@ def publish_params(analysis: FileAnalysis, diagnostics: list[Diagnostic],
 
 
 class LspReporter(Reporter):
-    """Writes a JSON array of publish params; files that could not be read are left out (stderr has them)."""
+    """Writes a JSON array of publish params, file by file; files that could not be read are left out (stderr
+    has them)."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
-        self.params: list[str] = []
+        self.params = StreamedArray(out, 0)
 
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
         return indented_json(publish_params(analysis, diagnostics), 1)
 
     def add(self, piece: str) -> None:
-        self.params.append(piece)
+        self.params.add(piece, str)
 
     def finish(self, totals: Totals) -> None:
-        self.out.write(json_array(self.params, 0) + "\n")
+        self.params.finish("", "\n")

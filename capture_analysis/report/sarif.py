@@ -20,14 +20,14 @@ from .. import __version__
 from ..analyze import Diagnostic, FileAnalysis
 from ..rules import RULES, Rule
 from ..source import SourceFile
-from .base import Reporter, RunOptions, Totals, indented_json, json_array
+from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
 from .lsp import diagnostic_data
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
-#: stands for the results while the rest of the log is written; the results (a run's ``results`` is 4 levels
-#: deep: log, runs, run, results) were rendered as text, file by file.
+#: stands for the results in the log's text; they are written file by file (``StreamedArray``).
 RESULTS = "\x00boxcheck results\x00"
+#: a result's depth: log, runs, run, results, result.
 RESULT_DEPTH = 4
 
 
@@ -95,18 +95,28 @@ def log(results: list[dict[str, Any]] | str, notifications: list[dict[str, Any]]
 
 
 class SarifReporter(Reporter):
-    """Results are kept as text; the log is written once, at the end."""
+    """Writes the results file by file; the invocation, with the files that failed, ends the log."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
-        self.results: list[str] = []
+        self.results = StreamedArray(out, RESULT_DEPTH - 1)
         self.notifications: list[dict[str, Any]] = []
 
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[str]:
         return [indented_json(result(analysis, d), RESULT_DEPTH) for d in diagnostics]
 
     def add(self, piece: list[str]) -> None:
-        self.results.extend(piece)
+        for item in piece:
+            self.results.add(item, self.head)
+
+    def around(self) -> tuple[str, str]:
+        """The log's text before and after its results."""
+        text = json.dumps(log(RESULTS, self.notifications), indent=2, ensure_ascii=False) + "\n"
+        head, _, tail = text.partition(json.dumps(RESULTS))
+        return head, tail
+
+    def head(self) -> str:
+        return self.around()[0]
 
     def failure(self, path: str, message: str) -> None:
         self.notifications.append({
@@ -116,6 +126,4 @@ class SarifReporter(Reporter):
         })
 
     def finish(self, totals: Totals) -> None:
-        text = json.dumps(log(RESULTS, self.notifications), indent=2, ensure_ascii=False)
-        results = json_array(self.results, RESULT_DEPTH - 1)
-        self.out.write(text.replace(json.dumps(RESULTS), results, 1) + "\n")
+        self.results.finish(*self.around())
