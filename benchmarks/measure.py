@@ -3,6 +3,11 @@
 ``os.wait4`` returns the resource usage of the one child it reaps (with its
 own reaped children, e.g. ``--jobs`` workers, whose peak RSS is the largest
 of theirs), so interleaved runs of different tools never mix their figures.
+On Linux a child's peak RSS starts at the harness's own RSS when it is
+spawned (the kernel carries the parent's high-water mark across ``vfork`` and
+``exec``), so it is a floor of about the harness's size; the harness's own
+scripts (``parse_floor``, the scaling probe) report their peak from
+``/proc/self/status`` instead (``own_peak_rss_mb``), which has no such floor.
 """
 
 from __future__ import annotations
@@ -44,6 +49,17 @@ def measure(argv: list[str], cwd: Path | None = None, capture: bool = False,
         err.seek(0)
         return Measured(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, process.returncode,
                         out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")[-2000:])
+
+
+def own_peak_rss_mb() -> float | None:
+    """This process's peak RSS since its ``exec`` (``VmHWM``), or ``None`` where /proc is missing."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
 
 
 def median(values: list[float]) -> float:

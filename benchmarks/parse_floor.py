@@ -17,6 +17,8 @@ import time
 
 from capture_analysis.parsing import parse
 
+from .measure import own_peak_rss_mb
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.parse_floor")
@@ -38,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
         with_errors += tree.root_node.has_error
     total = time.perf_counter() - started
     json.dump({"tool": "tree-sitter", "files": len(names), "bytes": size, "files_with_errors": with_errors,
-               "parse_seconds": parse_seconds, "read_and_parse_seconds": total}, sys.stdout)
+               "parse_seconds": parse_seconds, "read_and_parse_seconds": total, "peak_rss_mb": own_peak_rss_mb()},
+              sys.stdout)
     sys.stdout.write("\n")
     return 0
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .corpus_run import SHARED
-from .measure import Code, measure, median
+from .measure import Code, measure, median, own_peak_rss_mb
 
 SIZES = (10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
 FAMILIES = ("corpus", "factories", "one_function")
@@ -128,7 +128,7 @@ def probe(path: Path) -> dict[str, Any]:
         result = outcome_at(str(path), job)
         times.append(time.perf_counter() - start)
         del result
-    return {"seconds": times, "bytes": path.stat().st_size}
+    return {"seconds": times, "bytes": path.stat().st_size, "peak_rss_mb": own_peak_rss_mb()}
 
 
 def fit_exponent(points: list[tuple[int, float]]) -> float:
@@ -149,7 +149,7 @@ def run(corpus: Path, scratch: Path, families: list[str], sizes: list[int], code
         seconds = median(report["seconds"])
         row = {"target": target, "bytes": report["bytes"], "median_seconds": round(seconds, 5),
                "runs": len(report["seconds"]), "us_per_kb": round(seconds / (report["bytes"] / 1000) * 1e6, 1),
-               "peak_rss_mb": round(measured.peak_rss_mb, 1)}
+               "peak_rss_mb": round(report["peak_rss_mb"] or measured.peak_rss_mb, 1)}
         results.setdefault(family, {"sizes": []})["sizes"].append(row)
         log(f"scaling {family} {report['bytes']} bytes: {seconds:.3f} s ({row['us_per_kb']} us/KB), "
             f"{row['peak_rss_mb']} MB")

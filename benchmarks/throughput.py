@@ -91,6 +91,8 @@ def run_record(tool: str, result: Measured, load: list[float]) -> dict[str, Any]
         raise RuntimeError(f"{tool} failed with exit code {result.returncode}:\n{result.stderr_tail}")
     if tool in ("parse", "eslint"):
         record["report"] = json.loads(result.stdout)
+        if record["report"].get("peak_rss_mb"):
+            record["peak_rss_mb"] = round(record["report"]["peak_rss_mb"], 1)
     return record
 
 

@@ -31,11 +31,17 @@ def test_the_generated_inputs_reach_their_size_and_parse(tmp_path):
         assert not parse(text.encode(), "gen.ts").root_node.has_error
 
 
-def test_measure_reports_the_peak_memory_of_that_process_only():
-    small = measure(["python3", "-c", "print(1)"], capture=True)
-    big = measure(["python3", "-c", "x = bytearray(150 * 1024 * 1024); print(len(x))"], capture=True)
-    assert small.stdout == "1\n" and small.returncode == 0
-    assert big.peak_rss_mb > 150 > small.peak_rss_mb
+def test_measure_reports_the_output_exit_code_and_peak_memory_of_the_process():
+    big = measure(["python3", "-c", "x = bytearray(150 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096]); "
+                   "print(len(x)); raise SystemExit(3)"], capture=True)
+    assert big.stdout == f"{150 * 1024 * 1024}\n" and big.returncode == 3
+    assert big.peak_rss_mb >= 150 and big.seconds > 0
+
+
+def test_a_script_of_the_harness_reports_its_own_peak_without_the_spawning_process():
+    probe = measure(["python3", "-c", "from benchmarks.measure import own_peak_rss_mb; print(own_peak_rss_mb())"],
+                    capture=True)
+    assert 0 < float(probe.stdout) < 100
 
 
 def results(tmp_path: Path, speed_seconds: float, rss: float, rerun: float, exponent: float) -> Path:
