@@ -99,7 +99,7 @@ def is_invisible(ch: str) -> bool:
 
 
 def visible(raw: str) -> str:
-    """``raw`` with every invisible character spelled ``\\u{XXXX}``."""
+    """``raw`` with every invisible character spelled as ``\\u{...}`` with its hex code point."""
     if raw.isprintable():
         return raw
     return "".join(f"\\u{{{ord(ch):04X}}}" if is_invisible(ch) else ch for ch in raw)
