@@ -34,7 +34,7 @@ def run(corpus: Path, names: list[str], rounds: int, scratch: Path, code: Code, 
         runs.append(pair)
     first = median([r["first"]["seconds"] for r in runs])
     rerun = median([r["rerun"]["seconds"] for r in runs])
-    entries = sum(1 for p in directory.rglob("*.json") if p.is_file())
+    entries = sum(1 for p in directory.rglob("*.entry") if p.is_file())
     shutil.rmtree(directory, ignore_errors=True)
     return {"files": len(names), "cache_entries": entries, "runs": runs, "first_seconds": first,
             "rerun_seconds": rerun, "rerun_over_first": round(rerun / first, 4)}

@@ -15,6 +15,12 @@ into place, so a reader sees a whole entry or none, and it starts with the
 SHA-256 of its body: an entry that cannot be read, or whose checksum does not
 match, is a miss, and a cache that cannot be written is skipped with one
 message.  The cache can make a run faster, never wrong or failed.
+
+An entry is the checksum line, one line of JSON (the counts, and the shape
+of the rendered piece with each string replaced by ``{"\u0000": index}``),
+then the strings themselves, raw UTF-8 one after the other: a file's output
+is mostly one long string full of quotes, which JSON would escape on write
+and unescape on every read.
 """
 
 from __future__ import annotations
@@ -40,7 +46,9 @@ DIRECTORY = ".boxcheck_cache"
 #: set (to anything but "" or "0") to turn the cache off, as ``--no-cache`` does.
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
 PACKAGE = Path(__file__).resolve().parent
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: the key of ``{"\u0000": index}``, which stands for the entry's index-th string (no piece has a key "\u0000").
+STRING = "\x00"
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by boxcheck.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
@@ -75,7 +83,7 @@ class Cache:
     def __init__(self, directory: str | os.PathLike[str], job: Job):
         self.root = Path(directory)
         fingerprint = code_fingerprint()
-        self.entries = self.root / fingerprint[:20]
+        self.entries = os.path.join(directory, fingerprint[:20])
         identity = json.dumps([FORMAT_VERSION, fingerprint, job.identity()])
         self.identity = hashlib.sha256(identity.encode()).digest()
         self.writable = True
@@ -88,21 +96,30 @@ class Cache:
         digest.update(data)
         return digest.hexdigest()
 
-    def entry(self, key: str) -> Path:
-        return self.entries / key[:2] / f"{key}.json"
+    def entry(self, key: str) -> str:
+        return os.path.join(self.entries, key[:2], key + ".entry")
 
     def get(self, key: str, path: str) -> Analyzed | None:
         """The stored outcome; anything unreadable, truncated or altered is a miss."""
         try:
-            checksum, _, body = self.entry(key).read_bytes().partition(b"\n")
+            with open(self.entry(key), "rb") as handle:
+                checksum, _, body = handle.read().partition(b"\n")
             if hashlib.sha256(body).hexdigest().encode() != checksum:
                 return None
-            stored = json.loads(body)
+            header, _, raw = body.partition(b"\n")
+            stored = json.loads(header)
+            strings: list[str] = []
+            offset = 0
+            for length in stored["lengths"]:
+                strings.append(raw[offset:offset + length].decode("utf-8", "surrogatepass"))
+                offset += length
+            if offset != len(raw):
+                return None
             functions, per_call, per_iteration, levels = stored["counts"]
             counts = FileCounts(int(functions), int(per_call), int(per_iteration),
                                 tuple(Severity(int(level)) for level in levels))
-            return Analyzed(path, stored["piece"], counts)
-        except (OSError, ValueError, TypeError, KeyError):
+            return Analyzed(path, with_strings(stored["piece"], strings), counts)
+        except (OSError, ValueError, TypeError, KeyError, IndexError):
             return None
 
     def put(self, key: str, outcome: Analyzed) -> None:
@@ -110,15 +127,18 @@ class Cache:
         if not self.writable:
             return
         counts = outcome.counts
+        strings: list[str] = []
         stored: dict[str, Any] = {
-            "piece": outcome.piece,
+            "piece": without_strings(outcome.piece, strings),
             "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels]],
         }
-        body = json.dumps(stored, separators=(",", ":")).encode("ascii")
+        encoded = [text.encode("utf-8", "surrogatepass") for text in strings]
+        stored["lengths"] = [len(data) for data in encoded]
+        body = json.dumps(stored, separators=(",", ":")).encode("ascii") + b"\n" + b"".join(encoded)
         target = self.entry(key)
         try:
-            target.parent.mkdir(exist_ok=True)
-            handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".tmp-")
             try:
                 with os.fdopen(handle, "wb") as out:
                     out.write(hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
@@ -140,15 +160,37 @@ class Cache:
         A directory that cannot be made leaves the cache read-only for this run, with one message.
         """
         try:
-            if not self.entries.is_dir():
+            if not os.path.isdir(self.entries):
                 self.root.mkdir(parents=True, exist_ok=True)
                 for name, text in (("CACHEDIR.TAG", CACHEDIR_TAG), (".gitignore", "# created by boxcheck\n*\n")):
                     if not (self.root / name).exists():
                         (self.root / name).write_text(text, encoding="utf-8")
                 for stale in self.root.iterdir():
-                    if stale.is_dir() and stale.name != self.entries.name:
+                    if stale.is_dir() and stale.name != os.path.basename(self.entries):
                         shutil.rmtree(stale, ignore_errors=True)
-                self.entries.mkdir(exist_ok=True)
+                os.makedirs(self.entries, exist_ok=True)
         except OSError as error:
             self.cannot_write(error)
         return self
+
+
+def without_strings(piece: Any, strings: list[str]) -> Any:
+    """``piece`` with each string moved to the end of ``strings`` and replaced by ``{STRING: its index}``."""
+    if isinstance(piece, str):
+        strings.append(piece)
+        return {STRING: len(strings) - 1}
+    if isinstance(piece, list):
+        return [without_strings(item, strings) for item in piece]
+    if isinstance(piece, dict):
+        return {key: without_strings(value, strings) for key, value in piece.items()}
+    return piece
+
+
+def with_strings(shape: Any, strings: list[str]) -> Any:
+    if isinstance(shape, dict):
+        if STRING in shape:
+            return strings[shape[STRING]]
+        return {key: with_strings(value, strings) for key, value in shape.items()}
+    if isinstance(shape, list):
+        return [with_strings(item, strings) for item in shape]
+    return shape

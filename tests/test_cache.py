@@ -38,6 +38,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(ROOT / "examples", tmp_path / "src", ignore=shutil.ignore_patterns("*.json"))
     (tmp_path / "src" / "suppressed.ts").write_text(
         "export function f() {\n  let n = 0; // boxcheck-ignore BX101 -- reviewed\n  return () => n++;\n}\n")
+    shutil.copy(ROOT / "tests" / "unicode" / "non-ascii-before-token.ts", tmp_path / "src" / "unicode.ts")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -57,7 +58,7 @@ def analyzed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def entries(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*.json") if p.is_file())
+    return sorted(p for p in root.rglob("*.entry") if p.is_file())
 
 
 @pytest.mark.parametrize("args", [
@@ -68,7 +69,7 @@ def test_a_rerun_prints_the_same_bytes_without_analyzing(project, analyzed, args
     uncached = run("--no-cache", "--jobs", "1", *args, "src")
     analyzed.clear()
     first = run("--jobs", "1", *args, "src")
-    assert sorted(analyzed) == ["factories.ts", "loops.ts", "probes.ts", "scanner.ts", "suppressed.ts"]
+    assert sorted(analyzed) == ["factories.ts", "loops.ts", "probes.ts", "scanner.ts", "suppressed.ts", "unicode.ts"]
     analyzed.clear()
     second = run("--jobs", "1", *args, "src")
     assert analyzed == []
@@ -77,7 +78,7 @@ def test_a_rerun_prints_the_same_bytes_without_analyzing(project, analyzed, args
 
 def test_workers_fill_the_cache_and_a_warm_run_starts_no_worker(project, monkeypatch):
     cold = run("--jobs", "2", "--format", "sarif", "src")
-    assert len(entries(project / cache_module.DIRECTORY)) == 5
+    assert len(entries(project / cache_module.DIRECTORY)) == 6
 
     def no_pool(*args, **kwargs):
         raise AssertionError("a worker was started for a cached file")
@@ -106,7 +107,7 @@ def test_every_option_that_changes_the_output_is_part_of_the_key(project, analyz
     run("--jobs", "1", "src")
     analyzed.clear()
     result = run("--jobs", "1", *variant, "src")
-    assert len(analyzed) == 5
+    assert len(analyzed) == 6
     assert result == run("--no-cache", "--jobs", "1", *variant, "src")
 
 
@@ -115,7 +116,7 @@ def test_a_configuration_severity_is_part_of_the_key(project, analyzed):
     (project / "boxcheck.toml").write_text('[severity]\nBX101 = "error"\n')
     analyzed.clear()
     code, out, _ = run("--jobs", "1", "src")
-    assert len(analyzed) == 5
+    assert len(analyzed) == 6
     assert "error[BX101]" in out and code == 1
 
 
@@ -134,7 +135,7 @@ def test_a_new_version_of_the_code_misses_and_removes_the_old_entries(project, a
     monkeypatch.setattr(cache_module, "code_fingerprint", lambda: "f" * 64)
     analyzed.clear()
     run("--jobs", "1", "src")
-    assert len(analyzed) == 5
+    assert len(analyzed) == 6
     assert not any(directory.exists() for directory in old)
 
 
@@ -158,7 +159,7 @@ def test_a_damaged_entry_is_a_miss_never_a_crash(project, analyzed, damage):
             entry.mkdir()
     analyzed.clear()
     assert run("--jobs", "1", "--format", "json", "src") == expected
-    assert len(analyzed) == 5
+    assert len(analyzed) == 6
 
 
 def test_an_unwritable_cache_directory_is_one_message_and_the_run_goes_on(project):
