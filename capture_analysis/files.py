@@ -75,11 +75,16 @@ class IgnoreRules:
 
 def collect(arguments: list[str]) -> Collected:
     result = Collected()
-    seen: set[str] = set()
+    seen: set[object] = set()
     rules = IgnoreRules()
 
     def add(path: str) -> None:
-        key = os.path.realpath(path)
+        # the file itself (device and inode: one stat, where resolving the path costs one per component)
+        try:
+            info = os.stat(path)
+            key: object = (info.st_dev, info.st_ino)
+        except OSError:
+            key = os.path.realpath(path)
         if key not in seen:
             seen.add(key)
             result.files.append(path)
