@@ -43,6 +43,8 @@ class IgnoreRules:
 
     def __init__(self) -> None:
         self._specs: dict[str, pathspec.PathSpec | None] = {}
+        #: directory -> the (directory, spec) pairs that apply to its entries, nearest first, up to the root
+        self._chains: dict[str, list[tuple[str, pathspec.PathSpec]]] = {}
 
     def _spec(self, directory: str) -> pathspec.PathSpec | None:
         if directory not in self._specs:
@@ -55,22 +57,34 @@ class IgnoreRules:
             self._specs[directory] = spec
         return self._specs[directory]
 
+    def _chain(self, directory: str) -> list[tuple[str, pathspec.PathSpec]]:
+        """Found once per directory (not once per file): the specs of it and of each parent, up to the
+        repository root (the directory holding ``.git``) or the filesystem root."""
+        pending: list[str] = []
+        chain: list[tuple[str, pathspec.PathSpec]] = []
+        current = directory
+        while current not in self._chains:
+            pending.append(current)
+            parent = os.path.dirname(current)
+            if os.path.isdir(os.path.join(current, ".git")) or parent == current:
+                break
+            current = parent
+        else:
+            chain = self._chains[current]
+        for uncached in reversed(pending):
+            spec = self._spec(uncached)
+            chain = ([(uncached, spec)] if spec is not None else []) + chain
+            self._chains[uncached] = chain
+        return self._chains[directory]
+
     def ignored(self, path: str, is_dir: bool) -> bool:
         """Is ``path`` excluded by a ``.gitignore`` of a directory above it, up to the repository root?"""
         absolute = os.path.abspath(path)
-        directory = os.path.dirname(absolute)
-        while True:
-            spec = self._spec(directory)
-            if spec is not None:
-                relative = os.path.relpath(absolute, directory).replace(os.sep, "/")
-                if spec.match_file(relative + ("/" if is_dir else "")):
-                    return True
-            if os.path.isdir(os.path.join(directory, ".git")):
-                return False
-            parent = os.path.dirname(directory)
-            if parent == directory:
-                return False
-            directory = parent
+        for directory, spec in self._chain(os.path.dirname(absolute)):
+            relative = os.path.relpath(absolute, directory).replace(os.sep, "/")
+            if spec.match_file(relative + ("/" if is_dir else "")):
+                return True
+        return False
 
 
 def collect(arguments: list[str]) -> Collected:
