@@ -46,8 +46,6 @@ from .parsing import SyntaxProblem
 
 Node = tree_sitter.Node
 
-_VISIT, _EXIT, _DECLARE, _WRITE = range(4)
-
 #: nodes that are only types, or declarations with no run-time code.
 TYPE_ONLY = frozenset(
     {
@@ -137,6 +135,7 @@ class Binder:
         #: keys, member targets). They run after the source, so writes in them take effect late.
         self.deferred: list[tuple[int, int, int]] = []
         self.table = dispatch_table(tree.language)
+        self.name_memo: dict[bytes, str] = {}
 
     # -- driver ---------------------------------------------------------------
 
@@ -146,48 +145,62 @@ class Binder:
         scope = Scope(ScopeKind.MODULE, root.start_byte, root.end_byte, None, module)
         module.scope = scope
         module.body_start = root.start_byte
-        self.stack = [(_EXIT, scope), (_VISIT, root, scope, SAFE_USE, True)]
-        table = self.table
-        unknown = Binder.visit_unknown
+        self.stack = [(Binder.closing, scope, None, None)]
+        self.visit_all(root.named_children, scope)
         stack = self.stack
+        pop = stack.pop
         while stack:
-            item = stack.pop()
-            op = item[0]
-            if op == _VISIT:
-                node = item[1]
-                if item[4]:
-                    self.visit_children(node, item[2], item[3])
-                    continue
-                table.get(node.kind_id, unknown)(self, node, item[2], item[3])
-            elif op == _EXIT:
-                self.close_scope(item[1])
-            elif op == _DECLARE:
-                self.declare_pattern(*item[1:])
-            else:
-                self.write_pattern(*item[1:])
+            handler, node, scope, use = pop()
+            handler(self, node, scope, use)
         self.defer_pattern_writes()
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
         self.mark_exported()
         return FileModel(module, self.closures, self.bindings, self.references)
 
+    # The work stack holds ``(handler, node, scope, use)``: the handler is looked up when the
+    # item is pushed, and the loop in ``run`` only unpacks and calls.
+
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
         if node is not None:
-            self.stack.append((_VISIT, node, scope, use, False))
+            self.stack.append((self.table.get(node.kind_id, Binder.visit_unknown), node, scope, use))
 
     def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
         push = self.stack.append
-        table = self.table
+        get = self.table.get
         skip = Binder.skip
+        unknown = Binder.visit_unknown
         for node in reversed(nodes):
-            if table.get(node.kind_id) is not skip:
-                push((_VISIT, node, scope, use, False))
+            handler = get(node.kind_id, unknown)
+            if handler is not skip:
+                push((handler, node, scope, use))
+
+    def later_close(self, scope: Scope) -> None:
+        """Close ``scope`` once everything pushed after this has been visited."""
+        self.stack.append((Binder.closing, scope, None, None))
+
+    def closing(self, scope: Scope, _: None, __: None) -> None:
+        self.close_scope(scope)
+
+    def later_declare(self, *args: object) -> None:
+        """``declare_pattern(*args)`` after the expressions pushed after this (defaults run first)."""
+        self.stack.append((Binder.declaring, args, None, None))
+
+    def declaring(self, args: tuple, _: None, __: None) -> None:
+        self.declare_pattern(*args)
+
+    def later_write(self, *args: object) -> None:
+        """``write_pattern(*args)`` after the expressions pushed after this."""
+        self.stack.append((Binder.writing, args, None, None))
+
+    def writing(self, args: tuple, _: None, __: None) -> None:
+        self.write_pattern(*args)
 
     # -- scopes and references -----------------------------------------------
 
     def open_scope(self, kind: ScopeKind, node: Node, parent: Scope, loop: Loop | None = None) -> Scope:
         scope = Scope(kind, node.start_byte, node.end_byte, parent, parent.closure, loop)
-        self.stack.append((_EXIT, scope))
+        self.later_close(scope)
         return scope
 
     def close_scope(self, scope: Scope) -> None:
@@ -232,9 +245,9 @@ class Binder:
         Writes take effect on the last byte of their assignment: after the right-hand side
         ran, yet still inside every span (loop clause, block) that contains the assignment.
         """
-        ref = Reference(self.name_of(node), node.start_byte, node.end_byte, scope, scope.closure, read, write,
-                        is_declaration_write=declaration_write, use=use,
-                        effect=node.start_byte if effect is None else effect)
+        start = node.start_byte
+        ref = Reference(self.name_of(node), start, node.end_byte, scope, scope.closure, read, write, None,
+                        declaration_write, use, start if effect is None else effect)
         scope.pending.append(ref)
         self.references.append(ref)
         return ref
@@ -243,11 +256,17 @@ class Binder:
         return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     def name_of(self, node: Node) -> str:
-        """An identifier's name: ``\\u0062ar`` and ``bar`` are one identifier; names are interned."""
+        """An identifier's name: ``\\u0062ar`` and ``bar`` are one identifier; names are interned.
+
+        Memoized by the identifier's bytes: a file names the same few thousand identifiers
+        over and over, and a dictionary hit costs less than decoding and interning again.
+        """
         raw = self.data[node.start_byte:node.end_byte]
-        if b"\\" in raw:
-            return sys.intern(decode_identifier_escapes(raw.decode("utf-8", "replace")))
-        return sys.intern(raw.decode("utf-8", "replace"))
+        name = self.name_memo.get(raw)
+        if name is None:
+            text = raw.decode("utf-8", "replace")
+            name = self.name_memo[raw] = sys.intern(decode_identifier_escapes(text) if "\\" in text else text)
+        return name
 
     @staticmethod
     def function_scope(scope: Scope) -> Scope:
@@ -311,8 +330,19 @@ class Binder:
             self.visit(key, scope, SAFE_USE)
 
     def visit_identifier(self, node: Node, scope: Scope, use: Use) -> None:
-        if node.type == "identifier" and self.data[node.start_byte:node.end_byte] == b"undefined":
+        """A read: the most frequent node of all, so ``reference`` is inlined here."""
+        start = node.start_byte
+        end = node.end_byte
+        raw = self.data[start:end]
+        if raw == b"undefined":
             return
+        name = self.name_memo.get(raw) or self.name_of(node)
+        ref = Reference(name, start, end, scope, scope.closure, True, False, None, False, use, start)
+        scope.pending.append(ref)
+        self.references.append(ref)
+
+    def visit_shorthand(self, node: Node, scope: Scope, use: Use) -> None:
+        """``{ x }`` reads ``x``, even when it is called ``undefined``."""
         self.reference(node, scope, read=True, write=False, use=use)
 
     def visit_export(self, node: Node, scope: Scope, use: Use) -> None:
@@ -436,7 +466,7 @@ class Binder:
         else:
             right_use = SAFE_USE  # destructuring reads properties of the value
         self.visit(right, scope, right_use if use.kind is UseKind.SAFE else _escape("assigned, and used"))
-        self.stack.append((_WRITE, left, scope, False, node.end_byte - 1))
+        self.later_write(left, scope, False, node.end_byte - 1)
 
     def visit_augmented_assignment(self, node: Node, scope: Scope, use: Use) -> None:
         left = node.child_by_field_name("left")
@@ -456,12 +486,12 @@ class Binder:
                 self.visit(right, scope, SAFE_USE)
             return
         self.visit(right, scope, _escape("stored into a property") if logical else SAFE_USE)
-        self.stack.append((_WRITE, left, scope, True, node.end_byte - 1))
+        self.later_write(left, scope, True, node.end_byte - 1)
 
     def visit_update(self, node: Node, scope: Scope, use: Use) -> None:
         argument = node.child_by_field_name("argument")
         if argument is not None:
-            self.stack.append((_WRITE, argument, scope, True, node.end_byte - 1))
+            self.later_write(argument, scope, True, node.end_byte - 1)
 
     def visit_in_pattern(self, node: Node | None, scope: Scope, use: Use, effect: int) -> None:
         """An expression inside a pattern: it runs after the source value, so its writes take effect at ``effect``."""
@@ -541,8 +571,8 @@ class Binder:
             init_offset = node.end_byte
         if name.type != "identifier":
             self.visit(value, scope, SAFE_USE)
-            self.stack.append((_DECLARE, name, target, kind, init_offset, loop, scope,
-                               node.end_byte - 1 if value is not None else None))
+            self.later_declare(name, target, kind, init_offset, loop, scope,
+                               node.end_byte - 1 if value is not None else None)
             return
         binding = self.declare(name, kind, target, init_offset, loop)
         if value is None:
@@ -690,14 +720,14 @@ class Binder:
         outer = scope
         if node.type in ("function_expression", "function", "generator_function") and name_node is not None:
             outer = Scope(ScopeKind.FUNCTION_NAME, node.start_byte, node.end_byte, scope, closure)
-            self.stack.append((_EXIT, outer))
+            self.later_close(outer)
             self.declare(name_node, BindingKind.FUNCTION_NAME, outer, node.start_byte).init_closure = closure
         if node.type == "method_definition" and name_node is not None and name_node.type == "computed_property_name":
             self.visit(name_node, scope, SAFE_USE)
         fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, outer, closure)
         closure.scope = fscope
         closure.body_start = body.start_byte if body is not None else node.end_byte
-        self.stack.append((_EXIT, fscope))
+        self.later_close(fscope)
         if body is not None:
             if body.type == "statement_block":
                 self.visit_all(body.named_children, fscope, SAFE_USE)
@@ -723,7 +753,7 @@ class Binder:
         """Parameters are initialized left to right: each one at the end of its own default."""
         if param.type not in ("required_parameter", "optional_parameter"):
             if param.type in ("identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"):
-                self.stack.append((_DECLARE, param, fscope, BindingKind.PARAM, param.end_byte, None, fscope))
+                self.later_declare(param, fscope, BindingKind.PARAM, param.end_byte, None, fscope)
             return
         pattern = param.child_by_field_name("pattern")
         value = param.child_by_field_name("value")
@@ -737,7 +767,7 @@ class Binder:
                 self.visit(value, fscope, Use(UseKind.FLOW, "default value", binding))
         else:
             self.visit(value, fscope, SAFE_USE)
-            self.stack.append((_DECLARE, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope))
+            self.later_declare(pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope)
 
     def visit_class(self, node: Node, scope: Scope, use: Use) -> None:
         """A class declaration binds its name in the enclosing scope at its end, and inside its body at the body's start."""
@@ -788,7 +818,7 @@ class Binder:
             fscope = Scope(ScopeKind.FUNCTION, value.start_byte, value.end_byte, scope, initializer)
             initializer.scope = fscope
             initializer.body_start = value.start_byte
-            self.stack.append((_EXIT, fscope))
+            self.later_close(fscope)
             self.visit(value, fscope, _escape("stored into a class field"))
         if name is not None and name.type == "computed_property_name":
             self.visit(name, scope, SAFE_USE)
@@ -798,7 +828,7 @@ class Binder:
         fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, parent, closure)
         closure.scope = fscope
         closure.body_start = body.start_byte if body is not None else node.start_byte
-        self.stack.append((_EXIT, fscope))
+        self.later_close(fscope)
         if body is not None:
             self.visit_all(body.named_children, fscope, SAFE_USE)
 
@@ -887,20 +917,20 @@ class Binder:
             self.visit_loop_body(body, head, loop)
             self.visit(right, head, _escape("iterated"))
             if left is not None:
-                self.stack.append((_DECLARE, left, head, kind, init_offset, loop, head))
+                self.later_declare(left, head, kind, init_offset, loop, head)
         elif word == "var":
             fscope = self.function_scope(scope)
             self.visit_loop_body(body, scope, loop)
             self.visit(right, scope, _escape("iterated"))
             if left is not None:
                 # Written on every iteration, after the iterated expression ran: at the body.
-                self.stack.append((_DECLARE, left, fscope, BindingKind.VAR, fscope.closure.body_start, None, scope,
-                                   body.start_byte if body is not None else node.end_byte))
+                self.later_declare(left, fscope, BindingKind.VAR, fscope.closure.body_start, None, scope,
+                                   body.start_byte if body is not None else node.end_byte)
         else:
             self.visit_loop_body(body, scope, loop)
             self.visit(right, scope, _escape("iterated"))
             if left is not None:
-                self.stack.append((_WRITE, left, scope, False, body.start_byte if body is not None else node.end_byte))
+                self.later_write(left, scope, False, body.start_byte if body is not None else node.end_byte)
 
     def visit_while(self, node: Node, scope: Scope, use: Use) -> None:
         condition = node.child_by_field_name("condition")
@@ -916,7 +946,7 @@ class Binder:
         if body is not None:
             self.visit_all(body.named_children, inner, SAFE_USE)
         if param is not None:
-            self.stack.append((_DECLARE, param, inner, BindingKind.CATCH, param.end_byte, None, inner))
+            self.later_declare(param, inner, BindingKind.CATCH, param.end_byte, None, inner)
 
     def visit_with(self, node: Node, scope: Scope, use: Use) -> None:
         body = node.child_by_field_name("body")
@@ -1009,7 +1039,7 @@ HANDLERS: dict[str, Callable[..., None]] = {
         "do_statement": Binder.visit_while,
         "catch_clause": Binder.visit_catch,
         "identifier": Binder.visit_identifier,
-        "shorthand_property_identifier": Binder.visit_identifier,
+        "shorthand_property_identifier": Binder.visit_shorthand,
         "assignment_expression": Binder.visit_assignment,
         "augmented_assignment_expression": Binder.visit_augmented_assignment,
         "update_expression": Binder.visit_update,
