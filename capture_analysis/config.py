@@ -27,13 +27,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from .analyze import Diagnostic
 from .policies import POLICIES
 from .rules import RULES, Severity
+
+if TYPE_CHECKING:
+    import pathspec
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -97,6 +98,8 @@ class Config:
 
 @cache
 def patterns(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only for a configuration with patterns: the import costs 60 ms of a run's start
+
     return pathspec.GitIgnoreSpec.from_lines(globs)
 
 

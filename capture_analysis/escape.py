@@ -24,10 +24,12 @@ A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from .model import Binding, Closure, FileModel, Reference, UseKind
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 ESCAPE = "ESCAPE"
 
@@ -51,12 +53,20 @@ class EscapeGraph:
         self._escaping: set[object] = set()
         self._toward_escape: dict[object, object] = {}
         self._reaches: dict[Closure, set[object]] = {}
+        #: while the graph is built: its nodes and its edges with their notes, in the order met.
+        self._nodes: dict[object, None] = {}
+        self._edges: dict[tuple[object, object], tuple[int, str]] = {}
 
     @property
     def graph(self) -> nx.DiGraph:
         if self._graph is None:
-            self._graph = nx.DiGraph()
-            self._graph.add_node(ESCAPE)
+            import networkx as nx  # on first use: most runs of small files never need it, and it takes 0.2 s to load
+
+            # Nodes and edges are gathered in plain dicts, in the order they are met, and
+            # handed to networkx in two batches: one ``add_edge`` per reference cost more
+            # than everything else the graph is used for.
+            self._nodes = {ESCAPE: None}
+            self._edges = {}
             model = self.model
             for closure in model.closures:
                 if not closure.is_module:
@@ -67,7 +77,13 @@ class EscapeGraph:
             for binding in model.bindings:
                 if binding.exported:
                     self._edge(binding, ESCAPE, binding.start, "exported")
-            self._toward_escape = self._next_hops(self._graph)
+            graph = nx.DiGraph()
+            graph.add_nodes_from(self._nodes)
+            graph.add_edges_from((source, target, {"offset": offset, "why": why})
+                                 for (source, target), (offset, why) in self._edges.items())
+            self._nodes = self._edges = {}
+            self._graph = graph
+            self._toward_escape = self._next_hops(graph)
             self._escaping = set(self._toward_escape)
         return self._graph
 
@@ -91,10 +107,12 @@ class EscapeGraph:
         return hops
 
     def _edge(self, source: object, target: object, offset: int, why: str) -> None:
-        graph = self._graph
-        assert graph is not None
-        if not graph.has_edge(source, target):
-            graph.add_edge(source, target, offset=offset, why=why)
+        """The first note of an edge is kept."""
+        key = (source, target)
+        if key not in self._edges:
+            self._edges[key] = (offset, why)
+            self._nodes[source] = None
+            self._nodes[target] = None
 
     def _flow_target(self, target: object) -> Binding | None:
         if isinstance(target, Reference):
@@ -102,8 +120,7 @@ class EscapeGraph:
         return target if isinstance(target, Binding) else None
 
     def _closure_edges(self, closure: Closure) -> None:
-        assert self._graph is not None
-        self._graph.add_node(closure)
+        self._nodes[closure] = None
         use = closure.use
         if closure.binding is not None:
             self._edge(closure, closure.binding, closure.start, f"declared as `{closure.binding.name}`")
@@ -140,6 +157,8 @@ class EscapeGraph:
 
     def reaches(self, closure: Closure) -> set[object]:
         if closure not in self._reaches:
+            import networkx as nx
+
             graph = self.graph
             self._reaches[closure] = nx.descendants(graph, closure) if closure in graph else set()
         return self._reaches[closure]

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import bisect
 import enum
+import re
 from dataclasses import dataclass, field
 
 BOM = "\ufeff"
+_NEWLINE = re.compile(b"\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +74,7 @@ class SourceFile:
         if self.text.startswith(BOM):
             self.text = self.text[1:]
         self.data = self.text.encode("utf-8", "surrogatepass")
-        starts = [0]
-        find = self.data.find
-        i = find(b"\n")
-        while i >= 0:
-            starts.append(i + 1)
-            i = find(b"\n", i + 1)
-        self._line_starts = starts
+        self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(self.data))]
 
     @classmethod
     def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":
