@@ -204,20 +204,33 @@ class Binder:
         return scope
 
     def close_scope(self, scope: Scope) -> None:
-        declared = scope.declarations
+        pending = scope.pending
+        scope.pending = []
         parent = scope.parent
+        declared = scope.declarations
+        if not declared:
+            # Most blocks declare nothing: their references go through as they are.
+            if parent is not None:
+                if parent.pending:
+                    parent.pending.extend(pending)
+                else:
+                    parent.pending = pending
+            return
         parameters = scope.parameters
-        for ref in scope.pending:
-            binding = declared.get(ref.name)
-            if (binding is not None and parameters is not None and binding.kind is not BindingKind.PARAM
+        through = parent.pending if parent is not None else None
+        get = declared.get
+        for ref in pending:
+            binding = get(ref.name)
+            if binding is None:
+                if through is not None:
+                    through.append(ref)
+            elif (parameters is not None and binding.kind is not BindingKind.PARAM
                     and parameters[0] <= ref.start < parameters[1]):
-                binding = None  # ``(a = () => v) => { var v }``: the default sees the outer ``v``
-            if binding is not None:
+                if through is not None:
+                    through.append(ref)  # ``(a = () => v) => { var v }``: the default sees the outer ``v``
+            else:
                 ref.binding = binding
                 binding.references.append(ref)
-            elif parent is not None:
-                parent.pending.append(ref)
-        scope.pending = []
 
     def declare(
         self,

@@ -77,15 +77,37 @@ class EscapeGraph:
             for binding in model.bindings:
                 if binding.exported:
                     self._edge(binding, ESCAPE, binding.start, "exported")
+            kept = self._reachable_from_closures()
             graph = nx.DiGraph()
-            graph.add_nodes_from(self._nodes)
+            graph.add_nodes_from(node for node in self._nodes if node in kept)
             graph.add_edges_from((source, target, {"offset": offset, "why": why})
-                                 for (source, target), (offset, why) in self._edges.items())
+                                 for (source, target), (offset, why) in self._edges.items() if source in kept)
             self._nodes = self._edges = {}
             self._graph = graph
             self._toward_escape = self._next_hops(graph)
             self._escaping = set(self._toward_escape)
         return self._graph
+
+    def _reachable_from_closures(self) -> set[object]:
+        """Every question asked of the graph starts at a closure, so only what a closure reaches is kept.
+
+        Most edges start at bindings that never hold a closure (a number passed as an
+        argument, a string captured by a callback): dropping them halves the graph of a
+        large file and changes no answer, since a path from a closure only visits nodes
+        that closure reaches.
+        """
+        successors: dict[object, list[object]] = {}
+        for source, target in self._edges:
+            successors.setdefault(source, []).append(target)
+        kept: set[object] = {ESCAPE}
+        work = [closure for closure in self.model.closures if not closure.is_module]
+        kept.update(work)
+        while work:
+            for target in successors.get(work.pop(), ()):
+                if target not in kept:
+                    kept.add(target)
+                    work.append(target)
+        return kept
 
     @staticmethod
     def _next_hops(graph: nx.DiGraph) -> dict[object, object]:

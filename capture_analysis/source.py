@@ -74,7 +74,9 @@ class SourceFile:
         if self.text.startswith(BOM):
             self.text = self.text[1:]
         self.data = self.text.encode("utf-8", "surrogatepass")
-        self._line_starts = [0, *(match.end() for match in _NEWLINE.finditer(self.data))]
+        starts = [match.end() for match in _NEWLINE.finditer(self.data)]
+        starts.insert(0, 0)
+        self._line_starts = starts
 
     @classmethod
     def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":

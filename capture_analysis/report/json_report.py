@@ -167,16 +167,33 @@ def dumps(doc: Any, expand: int = EXPAND) -> str:
 
 
 def _layout(value: Any, depth: int, expand: int) -> str:
+    parts: list[str] = []
+    _lay_out(value, depth, expand, parts)
+    return "".join(parts)
+
+
+def _lay_out(value: Any, depth: int, expand: int, parts: list[str]) -> None:
+    """Appends the text of ``value`` to ``parts``, joined once by ``_layout``: a large file's entry
+    (35 MB for the 9 MB ``typescript.js``) is never copied line by line, then list by list."""
     if isinstance(value, Laid):
-        return value.text
+        parts.append(value.text)
+        return
     if depth >= expand or not isinstance(value, (dict, list)) or not value:
-        return _COMPACT(value)
-    inner = "  " * (depth + 1)
+        parts.append(_COMPACT(value))
+        return
+    inner = "\n" + "  " * (depth + 1)
     if isinstance(value, dict):
-        items = [f"{inner}{_COMPACT(key)}: {_layout(item, depth + 1, expand)}" for key, item in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
-    items = [inner + _layout(item, depth + 1, expand) for item in value]
-    return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
+        parts.append("{")
+        for index, (key, item) in enumerate(value.items()):
+            parts.append(("," if index else "") + inner + _COMPACT(key) + ": ")
+            _lay_out(item, depth + 1, expand, parts)
+        parts.append("\n" + "  " * depth + "}")
+        return
+    parts.append("[")
+    for index, item in enumerate(value):
+        parts.append("," + inner if index else inner)
+        _lay_out(item, depth + 1, expand, parts)
+    parts.append("\n" + "  " * depth + "]")
 
 
 class JsonReporter(Reporter):
