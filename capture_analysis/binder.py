@@ -437,8 +437,8 @@ class Binder:
 
     def visit_member(self, node: Node, scope: Scope, use: Use) -> None:
         obj = node.child_by_field_name("object")
-        prop = node.child_by_field_name("property")
         if use.kind is UseKind.CALLEE:
+            prop = node.child_by_field_name("property")
             name = self.text(prop) if prop is not None else ""
             inner = CALLEE_USE if name in ("call", "apply") else _escape(f"receiver of `.{name}()`")
         else:

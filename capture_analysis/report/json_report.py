@@ -6,6 +6,7 @@ ever added, never changed, so consumers of ``boxcheck/1`` keep working.
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,11 +18,15 @@ from ..analyze import Diagnostic, FileAnalysis
 from ..compare import ComparedAnalysis, document_json, policies_json
 from ..decide import Decision
 from ..escape import Step
-from ..model import Closure
+from ..model import BindingKind, Closure, Storage
 from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals
 
 SCHEMA = "boxcheck/1"
+
+
+#: an enum member's ``value``, looked up without the descriptor ``Enum.value`` goes through for every binding.
+_WORD: dict[enum.Enum, str] = {member: member.value for kind in (BindingKind, Storage) for member in kind}
 
 
 class FileRecords:
@@ -59,9 +64,9 @@ class FileRecords:
             "name": binding.name,
             "line": pos.line,
             "column": pos.column,
-            "kind": binding.kind.value,
+            "kind": _WORD[binding.kind],
             "function": None if closure.is_module else self.closure_ref(closure),
-            "storage": decision.storage.value,
+            "storage": _WORD[decision.storage],
             "site": site.id if site is not None else None,
             "captured_by": [self.closure_ref(c) for c in decision.captured_by],
             "writes": [{**self.pos(w.start), "in_closure": w.closure is not closure} for w in decision.writes],
