@@ -136,6 +136,8 @@ class Binder:
         self.deferred: list[tuple[int, int, int]] = []
         self.table = dispatch_table(tree.language)
         self.name_memo: dict[bytes, str] = {}
+        self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
+        self.block_kind = tree.language.id_for_node_kind("statement_block", True)
 
     # -- driver ---------------------------------------------------------------
 
@@ -654,11 +656,13 @@ class Binder:
     # -- functions and classes ---------------------------------------------------------
 
     def new_closure(self, kind: ClosureKind, name: str | None, node: Node, parent: Closure | None,
-                    creation_offset: int, use: Use, name_node: Node | None = None) -> Closure:
+                    creation_offset: int, use: Use, name_node: Node | None = None,
+                    head_end: int | None = None) -> Closure:
+        """``head_end``: where an unnamed closure's head ends, when the caller already knows."""
         if name_node is not None:
             name_start, name_end = name_node.start_byte, name_node.end_byte
         else:
-            name_start, name_end = node.start_byte, self.head_end(node)
+            name_start, name_end = node.start_byte, self.head_end(node) if head_end is None else head_end
         closure = Closure(kind, name, node.start_byte, node.end_byte, name_start, name_end, parent, creation_offset,
                           use=use)
         closure.index = len(self.closures)
@@ -680,38 +684,53 @@ class Binder:
                 break
         return first_end
 
-    def closure_kind(self, node: Node) -> ClosureKind:
-        ntype = node.type
+    def closure_kind(self, node: Node, ntype: str, words: set[str], name_node: Node | None) -> ClosureKind:
+        """``words``: the function node's unnamed tokens (``async``, ``get``, ``*``...)."""
         if ntype in ("function_declaration", "generator_function_declaration"):
             return ClosureKind.FUNCTION_DECLARATION
         if ntype == "arrow_function":
             return ClosureKind.ARROW
         if ntype == "method_definition":
-            words = {c.type for c in node.children if not c.is_named}
             if "get" in words:
                 return ClosureKind.GETTER
             if "set" in words:
                 return ClosureKind.SETTER
-            name = node.child_by_field_name("name")
-            if name is not None and self.text(name) == "constructor":
+            if name_node is not None and self.text(name_node) == "constructor":
                 return ClosureKind.CONSTRUCTOR
             return ClosureKind.METHOD
         return ClosureKind.FUNCTION_EXPRESSION
 
-    def closure_name(self, node: Node) -> str | None:
+    def closure_name(self, node: Node, name: Node | None) -> str | None:
         """The declared name, else the binding or property the function is assigned to."""
-        name = node.child_by_field_name("name")
         if name is not None and name.type in ("identifier", "property_identifier", "type_identifier",
                                                "private_property_identifier", "string", "number"):
             return self.text(name)
         return self.names.pop(node.start_byte, None)
 
     def visit_function(self, node: Node, scope: Scope, use: Use) -> None:
-        kind = self.closure_kind(node)
+        ntype = node.type
         body = node.child_by_field_name("body")
-        if body is None and node.type != "arrow_function":
+        if body is None and ntype != "arrow_function":
             return  # overload signature or abstract member: no run-time function
+        # One pass over the children: the unnamed tokens, the decorators, and the head's end
+        # (the ``=>`` of an arrow or the ``function`` keyword, else the first token).
+        words: set[str] = set()
+        decorators: list[Node] = []
+        head_end = -1
+        first_end = node.start_byte + 1
+        for index, child in enumerate(node.children):
+            if index == 0:
+                first_end = child.end_byte
+            if child.is_named:
+                if child.kind_id == self.decorator_kind:
+                    decorators.append(child)
+            else:
+                word = child.type
+                words.add(word)
+                if head_end < 0 and (word == "=>" or word == "function"):
+                    head_end = child.end_byte
         name_node = node.child_by_field_name("name")
+        kind = self.closure_kind(node, ntype, words, name_node)
         is_declaration = kind is ClosureKind.FUNCTION_DECLARATION
         if is_declaration:
             # Hoisted: created when its scope is entered, before any statement of it runs.
@@ -719,10 +738,10 @@ class Binder:
             use = SAFE_USE
         else:
             creation = node.start_byte
-        closure = self.new_closure(kind, self.closure_name(node), node, scope.closure, creation, use, name_node)
-        words = {c.type for c in node.children if not c.is_named}
+        closure = self.new_closure(kind, self.closure_name(node, name_node), node, scope.closure, creation, use,
+                                   name_node, head_end if head_end >= 0 else first_end)
         closure.is_async = "async" in words
-        closure.is_generator = "*" in words or node.type.startswith("generator")
+        closure.is_generator = "*" in words or ntype.startswith("generator")
         initialized = self.pending_init.pop(node.start_byte, None)
         if initialized is not None:
             initialized.init_closure = closure
@@ -731,31 +750,32 @@ class Binder:
             binding.init_closure = closure
             closure.binding = binding
         outer = scope
-        if node.type in ("function_expression", "function", "generator_function") and name_node is not None:
+        if ntype in ("function_expression", "function", "generator_function") and name_node is not None:
             outer = Scope(ScopeKind.FUNCTION_NAME, node.start_byte, node.end_byte, scope, closure)
             self.later_close(outer)
             self.declare(name_node, BindingKind.FUNCTION_NAME, outer, node.start_byte).init_closure = closure
-        if node.type == "method_definition" and name_node is not None and name_node.type == "computed_property_name":
+        if ntype == "method_definition" and name_node is not None and name_node.type == "computed_property_name":
             self.visit(name_node, scope, SAFE_USE)
         fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, outer, closure)
         closure.scope = fscope
         closure.body_start = body.start_byte if body is not None else node.end_byte
         self.later_close(fscope)
         if body is not None:
-            if body.type == "statement_block":
+            if body.kind_id == self.block_kind:
                 self.visit_all(body.named_children, fscope, SAFE_USE)
             else:
                 self.visit(body, fscope, _escape("returned"))
         params = node.child_by_field_name("parameters")
-        single = node.child_by_field_name("parameter")
         if params is not None:
             fscope.parameters = (params.start_byte, params.end_byte)
-        if single is not None:
-            self.declare(single, BindingKind.PARAM, fscope, single.end_byte)
-        elif params is not None:
             for param in reversed(params.named_children):
                 self.parameter(param, fscope)
-        self.visit_decorators(node, scope)
+        elif ntype == "arrow_function":
+            single = node.child_by_field_name("parameter")
+            if single is not None:
+                self.declare(single, BindingKind.PARAM, fscope, single.end_byte)
+        for decorator in decorators:
+            self.visit(decorator, scope, SAFE_USE)
 
     def visit_decorators(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:

@@ -69,6 +69,7 @@ class SourceFile:
     decode_errors: bool = False
     data: bytes = field(init=False)
     _line_starts: list[int] = field(init=False, repr=False)
+    _ascii: bool = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.text.startswith(BOM):
@@ -77,6 +78,8 @@ class SourceFile:
         starts = [match.end() for match in _NEWLINE.finditer(self.data)]
         starts.insert(0, 0)
         self._line_starts = starts
+        #: most files are ASCII: a column is then a byte count, with no slice to measure.
+        self._ascii = self.data.isascii()
 
     @classmethod
     def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":
@@ -94,10 +97,11 @@ class SourceFile:
         return bisect.bisect_right(self._line_starts, offset) - 1
 
     def position(self, offset: int) -> Position:
-        line = self.line_of(offset)
+        line = bisect.bisect_right(self._line_starts, offset) - 1
         start = self._line_starts[line]
-        prefix = self.data[start:offset]
-        return Position(line + 1, utf16_length(prefix) + 1)
+        if self._ascii:
+            return Position(line + 1, offset - start + 1)
+        return Position(line + 1, utf16_length(self.data[start:offset]) + 1)
 
     def lsp_position(self, offset: int,
                      encoding: PositionEncoding = PositionEncoding.UTF16) -> dict[str, int]:
