@@ -5,6 +5,7 @@
     python -m benchmarks scaling    [--families corpus factories one_function] [--max-size BYTES]
     python -m benchmarks cache      [--rounds N] [--cache-list typescript]
     python -m benchmarks stages     [--stages-list typescript]    # where the time goes, stage by stage
+    python -m benchmarks extraction [--stages-list typescript]    # the binder's walk against tree-sitter queries
     python -m benchmarks tables     [--write]                     # print (or write) the docs' tables
     python -m benchmarks.corpus_run ...                           # crashes and conservative functions
 
@@ -69,26 +70,36 @@ def run_cache(args: argparse.Namespace, corpus: Path, code: Code) -> None:
     save(args.out, "cache", data)
 
 
-def run_stages(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+def run_one_process(args: argparse.Namespace, corpus: Path, code: Code, part: str) -> None:
+    """``benchmarks.<part>`` over ``--stages-list`` in one fresh process; its JSON goes under ``part``."""
     listing = throughput.list_file(args.stages_list, args.out / "tmp")
-    result = measure([sys.executable, "-m", "benchmarks.stages", "--root", str(corpus), "--list", str(listing)],
+    result = measure([sys.executable, "-m", f"benchmarks.{part}", "--root", str(corpus), "--list", str(listing)],
                      cwd=code.root, capture=True, env=code.env)
     if result.returncode != 0:
-        raise RuntimeError(f"benchmarks.stages failed:\n{result.stderr_tail}")
-    data: dict[str, Any] = {"meta": meta(1, code), "list": args.stages_list, "stages": json.loads(result.stdout)}
-    save(args.out, "stages", data)
+        raise RuntimeError(f"benchmarks.{part} failed:\n{result.stderr_tail}")
+    data: dict[str, Any] = {"meta": meta(1, code), "list": args.stages_list, part: json.loads(result.stdout)}
+    save(args.out, part, data)
+
+
+def run_stages(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+    run_one_process(args, corpus, code, "stages")
+
+
+def run_extraction(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+    run_one_process(args, corpus, code, "extraction")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
-    parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "stages", "tables"))
+    parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "stages", "extraction", "tables"))
     parser.add_argument("--corpus", help="corpus folder (default: $BOXCHECK_CORPUS, .corpus/, ../corpus)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--lists", nargs="+", choices=tuple(throughput.LISTS), default=list(throughput.LISTS))
     parser.add_argument("--cache-list", choices=tuple(throughput.LISTS), default="typescript",
                         help="the files of the cache re-run (default: the TypeScript part)")
     parser.add_argument("--stages-list", choices=tuple(throughput.LISTS), default="typescript",
-                        help="the files of the stage profile (default: the TypeScript part)")
+                        help="the files of the stage profile and the extraction comparison (default: the "
+                             "TypeScript part)")
     parser.add_argument("--families", nargs="+", choices=scaling.FAMILIES, default=list(scaling.FAMILIES))
     parser.add_argument("--max-size", type=int, default=scaling.SIZES[-1], help="largest scaling input, bytes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder (default benchmarks/results)")
@@ -108,8 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     code = snapshot(ROOT, args.out / "tmp", None if args.revision == "tree" else args.revision)
     log(f"measuring boxcheck {code.label} from {code.root}")
-    parts = ("stages", "throughput", "scaling", "cache") if args.part == "all" else (args.part,)
-    runners = {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache, "stages": run_stages}
+    parts = ("stages", "extraction", "throughput", "scaling", "cache") if args.part == "all" else (args.part,)
+    runners = {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache, "stages": run_stages,
+               "extraction": run_extraction}
     for part in parts:
         runners[part](args, corpus, code)
     if args.part == "all" and args.out == RESULTS:

@@ -95,6 +95,20 @@ def stages_table(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def extraction_table(data: dict[str, Any]) -> list[str]:
+    entry = data["extraction"]
+    seconds = entry["seconds"]
+    megabytes = entry["bytes"] / 1e6
+    lines = [*meta_lines(data["meta"]), "",
+             f"{LIST_TITLES.get(data['list'], data['list'])}, {megabytes:.1f} MB, {entry['nodes']:,} nodes, "
+             f"{entry['captures']:,} query captures; each way timed alone over the same parsed trees "
+             "(`benchmarks/extraction.py`):", "",
+             "| way | seconds | × parse |", "|---|---:|---:|"]
+    for way, value in seconds.items():
+        lines.append(f"| {way} | {value:.2f} | {value / seconds['parse']:.2f} |")
+    return lines
+
+
 def cache_table(data: dict[str, Any]) -> list[str]:
     entry = data["cache"]
     return [*meta_lines(data["meta"]), "",
@@ -143,6 +157,9 @@ def tables(results: Path) -> str:
         parts += ["", "### Cache", "", *cache_table(cache)]
     if stages is not None:
         parts += ["", "### Where the time goes", "", *stages_table(stages)]
+    extraction = load(results, "extraction")
+    if extraction is not None:
+        parts += ["", "### Walk or queries", "", *extraction_table(extraction)]
     return "\n".join(parts) + "\n"
 
 

@@ -90,3 +90,24 @@ def test_the_tables_replace_only_their_block_of_the_document(tmp_path):
     text = doc.read_text()
     assert text.startswith("# Title\n\nintro\n\n" + report.BEGIN + "\n### Acceptance")
     assert text.endswith(report.END + "\n\nafter\n") and "\nold\n" not in text
+
+
+def test_the_extraction_ways_visit_every_node_and_capture_every_identifier():
+    import tree_sitter
+
+    from benchmarks import extraction
+    from capture_analysis.parsing import language, parse
+
+    tree = parse(b"const a = (b) => b + c;\nfunction f({ d }) { a = d; a++; return f(a) }\n", "x.ts")
+    nodes, identifiers, work = 0, 0, [tree.root_node]
+    while work:
+        node = work.pop()
+        nodes += 1
+        identifiers += node.type in ("identifier", "shorthand_property_identifier_pattern")
+        work.extend(node.children)
+    assert extraction.cursor_walk(tree) == nodes
+    cursor = tree_sitter.QueryCursor(tree_sitter.Query(language(False), extraction.PATTERNS))
+    captured = cursor.captures(tree.root_node)
+    assert len(captured["id"]) == identifiers == 11
+    assert extraction.query_captures(cursor, tree) == sum(len(found) for found in captured.values())
+    assert {"declared", "function", "block", "written", "called"} <= set(captured)
