@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from . import __version__
+from . import __version__, collector
 from . import config as configuration
 from .analyze import analyze_source
 from .cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
@@ -25,7 +25,7 @@ from .compare import analyzer, parse_policies
 from .files import collect
 from .loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .outcome import Failed, Job, Outcome, outcome_of
-from .parallel import batch_collector, default_jobs, outcomes, worth_a_pool
+from .parallel import default_jobs, outcomes, worth_a_pool
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .rules import RULES, Severity
@@ -195,7 +195,7 @@ def explain_rule(code: str) -> int:
 
 
 def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
-    batch_collector()
+    collector.tune_for_batch()
     collected = collect(args.paths)
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare)
     reporter = FORMATS[args.format](sys.stdout, options)

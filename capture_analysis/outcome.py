@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING
 
-from . import suppressions
+from . import collector, suppressions
 from .analyze import FileAnalysis, analyze_source
 from .compare import analyzer
 from .config import Config
@@ -118,16 +118,26 @@ def outcome_at(path: str, job: Job, cache: Cache | None = None, analyze: Analyze
 
 
 def fresh(loaded: SourceFile, job: Job, cache: Cache | None, key: str | None, analyze: Analyze | None) -> Outcome:
-    """Analyze, apply the configuration and the suppression comments, render, and store under ``key``."""
+    """Analyze, apply the configuration and the suppression comments, render, and store under ``key``.
+
+    The collector is paused for the whole file and the file's model collected as soon as it is rendered
+    (``collector.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
+    """
+    with collector.paused():
+        result = rendered(loaded, job, analyze)
+    if isinstance(result, Analyzed) and key is not None and cache is not None:
+        cache.put(key, result)
+    return result
+
+
+def rendered(loaded: SourceFile, job: Job, analyze: Analyze | None) -> Outcome:
+    """The file's rendering and counts; its analysis is garbage when this returns."""
     try:
         if analyze is None:
             analyze = analyzer(job.options.compare) if job.options.compare else analyze_source
         analysis = analyze(loaded, POLICIES[job.options.policy])
         settings = Config(severity=dict(job.severities))
         shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
-        result = Analyzed(loaded.path, renderer(job).render(analysis, shown), FileCounts.of(analysis, shown))
+        return Analyzed(loaded.path, renderer(job).render(analysis, shown), FileCounts.of(analysis, shown))
     except Exception as error:  # one bad file must not lose the others
         return internal_error(loaded.path, error)
-    if key is not None and cache is not None:
-        cache.put(key, result)
-    return result
