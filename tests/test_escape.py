@@ -6,7 +6,7 @@ import pytest
 
 from capture_analysis.escape import ESCAPE, EscapeGraph
 
-from .conftest import allocations, analyze, storages
+from .conftest import allocations, analyze, storage_of, storages
 
 
 def closure_named(analysis, name):
@@ -35,6 +35,27 @@ def test_graph_edges_carry_where_and_why():
                                              "`alias`: returned"]
     positions = [str(analysis.source.position(step.offset)) for step in chain]
     assert positions == ["3:15", "4:17", "5:10"]
+
+
+def test_the_graph_keeps_only_what_a_closure_reaches():
+    analysis = analyze("""
+        function f(n) {
+          const total = n + 1;
+          record(total);
+          const show = () => total;
+          const alias = show;
+          return alias;
+        }
+    """)
+    graph = analysis.graph.graph
+    bindings = {b.name: b for b in analysis.model.bindings}
+    show = closure_named(analysis, "show")
+    # `total` is passed to a call and captured by `show`, but no closure flows into it:
+    # its edges answer no question, so they are not kept.
+    assert bindings["total"] not in graph and bindings["n"] not in graph
+    assert graph.has_edge(show, bindings["show"]) and graph.has_edge(bindings["alias"], ESCAPE)
+    assert analysis.graph.escapes(show)
+    assert storage_of(analysis, "total") == "value"
 
 
 def test_called_values_have_no_edges():

@@ -1,0 +1,69 @@
+"""The cycle collector's tuning for batch runs (capture_analysis/collector.py)."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+import weakref
+
+from capture_analysis import collector
+
+
+class Node:
+    """A cyclic pair, like a scope and its closure."""
+
+    def __init__(self) -> None:
+        self.partner: Node | None = None
+
+
+def cycle() -> weakref.ref[Node]:
+    first, second = Node(), Node()
+    first.partner, second.partner = second, first
+    return weakref.ref(first)
+
+
+def test_paused_collects_nothing_inside_and_frees_the_garbage_cycles_on_the_way_out():
+    assert gc.isenabled()
+    with collector.paused():
+        assert not gc.isenabled()
+        garbage = cycle()
+        gc.collect(0)  # an explicit call still works; automatic ones are off
+        made = [cycle() for _ in range(3)]
+        assert all(ref() is not None for ref in made)
+    assert gc.isenabled()
+    assert garbage() is None and all(ref() is None for ref in made)
+
+
+def test_paused_is_a_no_op_when_the_collector_is_already_off():
+    gc.disable()
+    try:
+        with collector.paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_paused_turns_the_collector_back_on_after_an_error():
+    try:
+        with collector.paused():
+            raise ValueError("bad file")
+    except ValueError:
+        pass
+    assert gc.isenabled()
+
+
+def test_tuning_freezes_the_start_objects_and_raises_the_thresholds_once_per_process():
+    script = ("import gc; from capture_analysis import collector; collector.tune_for_batch(); "
+              "frozen = gc.get_freeze_count(); collector.tune_for_batch(); "
+              "print(frozen > 0, gc.get_freeze_count() == frozen, gc.get_threshold())")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True True (20000, 50, 50)"
+
+
+def test_the_command_line_starts_without_networkx_and_pathspec():
+    """Both load on first use: networkx for the first escape question, pathspec for the first .gitignore."""
+    script = "import sys, capture_analysis.cli; print('networkx' in sys.modules, 'pathspec' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False False"
