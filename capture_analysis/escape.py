@@ -14,6 +14,9 @@ says "the value of ``u`` may flow into ``v``":
 * calling a value (``f()``, an IIFE, ``f?.()``, ``f.call(o)``) and dropping
   it are not flows.
 
+Only the part of the graph that some closure reaches is kept: every question
+(does it escape, through what, what does it reach) starts at a closure.
+
 A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
 ``(offset, why)`` so that a verdict can be explained as a chain, as Go's
 ``-m=2`` does::
@@ -63,8 +66,8 @@ class EscapeGraph:
             import networkx as nx  # on first use: most runs of small files never need it, and it takes 0.2 s to load
 
             # Nodes and edges are gathered in plain dicts, in the order they are met, and
-            # handed to networkx in two batches: one ``add_edge`` per reference cost more
-            # than everything else the graph is used for.
+            # handed to networkx in two batches, which is cheaper than a ``has_edge`` and an
+            # ``add_edge`` call per reference.
             self._nodes = {ESCAPE: None}
             self._edges = {}
             model = self.model
