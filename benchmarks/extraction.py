@@ -22,7 +22,6 @@ Prints one JSON object: files, bytes, capture count, seconds per way.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -33,6 +32,8 @@ import tree_sitter
 from capture_analysis.binder import bind
 from capture_analysis.loading import LoadError, load
 from capture_analysis.parsing import language, parse, syntax_problems, uses_tsx
+
+from .measure import file_list
 
 #: what a query-driven scope builder must see at the least.
 PATTERNS = """
@@ -75,17 +76,12 @@ def query_captures(cursor: tree_sitter.QueryCursor, tree: tree_sitter.Tree) -> i
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.extraction")
-    parser.add_argument("--root", required=True)
-    parser.add_argument("--list", required=True)
-    args = parser.parse_args(argv)
-    with open(args.list, encoding="utf-8") as listing:
-        names = [line.strip() for line in listing if line.strip()]
+    root, names = file_list("benchmarks.extraction", argv)
     cursors = {tsx: tree_sitter.QueryCursor(tree_sitter.Query(language(tsx), PATTERNS)) for tsx in (False, True)}
     seconds = {"parse": 0.0, "cursor walk": 0.0, "query captures": 0.0, "binder": 0.0}
     size = nodes = captures = 0
     for name in names:
-        source = load(os.path.join(args.root, name), 64 * 1024 * 1024)
+        source = load(os.path.join(root, name), 64 * 1024 * 1024)
         if isinstance(source, LoadError):
             continue
         size += len(source.data)

@@ -12,6 +12,7 @@ scripts (``parse_floor``, the scaling probe) report their peak from
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -50,6 +51,17 @@ def measure(argv: list[str], cwd: Path | None = None, capture: bool = False,
         err.seek(0)
         return Measured(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, process.returncode,
                         out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace")[-2000:])
+
+
+def file_list(prog: str, argv: list[str] | None) -> tuple[str, list[str]]:
+    """The command line of the one-process scripts (``--root CORPUS --list FILES.txt``): the root and the
+    file names, one per line of the list."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}")
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--list", required=True)
+    args = parser.parse_args(argv)
+    with open(args.list, encoding="utf-8") as listing:
+        return args.root, [line.strip() for line in listing if line.strip()]
 
 
 def own_peak_rss_mb() -> float | None:

@@ -9,7 +9,6 @@ sum of the ``Parser.parse`` calls alone; the harness times the whole process
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -17,21 +16,16 @@ import time
 
 from capture_analysis.parsing import parse
 
-from .measure import own_peak_rss_mb
+from .measure import file_list, own_peak_rss_mb
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.parse_floor")
-    parser.add_argument("--root", required=True)
-    parser.add_argument("--list", required=True)
-    args = parser.parse_args(argv)
-    with open(args.list, encoding="utf-8") as listing:
-        names = [line.strip() for line in listing if line.strip()]
+    root, names = file_list("benchmarks.parse_floor", argv)
     parse_seconds = 0.0
     size = with_errors = 0
     started = time.perf_counter()
     for name in names:
-        with open(os.path.join(args.root, name), "rb") as handle:
+        with open(os.path.join(root, name), "rb") as handle:
             data = handle.read()
         before = time.perf_counter()
         tree = parse(data, name)

@@ -12,7 +12,6 @@ runs this in a fresh process on a snapshot of the measured commit.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -29,6 +28,9 @@ from capture_analysis.outcome import Job, renderer
 from capture_analysis.parsing import parse, syntax_problems
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.report import Reporter, RunOptions
+
+from .measure import file_list
+
 
 STAGES = ("read", "parse", "syntax", "bind", "escape graph", "decide", "allocate", "diagnose", "suppressions",
           "render json", "collect")
@@ -62,12 +64,7 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.stages")
-    parser.add_argument("--root", required=True)
-    parser.add_argument("--list", required=True)
-    args = parser.parse_args(argv)
-    with open(args.list, encoding="utf-8") as listing:
-        names = [line.strip() for line in listing if line.strip()]
+    root, names = file_list("benchmarks.stages", argv)
     reporter = renderer(Job("json", RunOptions(), (), 64 * 1024 * 1024))
     seconds: dict[str, float] = defaultdict(float)
     clock = time.perf_counter()
@@ -82,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     size = 0
     for name in names:
         with collector.paused():  # as boxcheck runs a file (outcome.fresh)
-            size += one_file(os.path.join(args.root, name), reporter, lap)
+            size += one_file(os.path.join(root, name), reporter, lap)
         lap("collect")
     json.dump({"files": len(names), "bytes": size, "seconds": {stage: seconds[stage] for stage in STAGES}},
               sys.stdout)

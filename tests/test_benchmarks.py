@@ -111,3 +111,18 @@ def test_the_extraction_ways_visit_every_node_and_capture_every_identifier():
     assert len(captured["id"]) == identifiers == 11
     assert extraction.query_captures(cursor, tree) == sum(len(found) for found in captured.values())
     assert {"declared", "function", "block", "written", "called"} <= set(captured)
+
+
+@pytest.mark.parametrize("script", ["parse_floor", "stages", "extraction"])
+def test_the_one_process_scripts_read_their_file_list_and_report_every_byte(tmp_path, script):
+    import sys
+
+    examples = Path(__file__).parent.parent / "examples"
+    listing = tmp_path / "files.txt"
+    listing.write_text("loops.ts\n\nfactories.ts\n")
+    run = measure([sys.executable, "-m", f"benchmarks.{script}", "--root", str(examples), "--list", str(listing)],
+                  cwd=Path(__file__).parent.parent, capture=True)
+    assert run.returncode == 0, run.stderr_tail
+    report = json.loads(run.stdout)
+    size = sum((examples / name).stat().st_size for name in ("loops.ts", "factories.ts"))
+    assert report["files"] == 2 and report["bytes"] == size
