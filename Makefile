@@ -43,7 +43,7 @@ fuzz:
 
 # The benchmark harness of docs/performance.md: tree-sitter's parse floor, boxcheck on one and two processes and
 # typescript-eslint (pinned in benchmarks/package-lock.json) side by side, scaling from 10 KB to 10 MB, the cache.
-# Needs the corpus: bash ../shared/corpus/fetch.sh ../corpus. Takes about an hour on two cores.
+# Needs the corpus: bash ../shared/corpus/fetch.sh ../corpus. Takes about 25 minutes on two cores.
 bench:
 	cd benchmarks && npm ci --no-audit --no-fund --loglevel=error
 	nice $(PYTHON) -m benchmarks all
