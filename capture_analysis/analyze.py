@@ -121,6 +121,9 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
         if decision.late_write is not None:
             write = decision.late_write
             related.append((write.start, write.end, "written after capture"))
+        if decision.arguments_write is not None:
+            use = decision.arguments_write
+            related.append((use.start, use.end, "may write it through `arguments`"))
         if decision.early_capture is not None:
             early = decision.early_capture
             related.append((early.name_start, early.name_end, "captures it before initialization"))

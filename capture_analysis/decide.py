@@ -76,6 +76,8 @@ class Decision:
     early_capture: Closure | None = None
     #: the write that happens after a closure captured the binding, if any.
     late_write: Reference | None = None
+    #: for a parameter: the use of a sloppy-mode ``arguments`` object that may write it (``mapped_arguments``).
+    arguments_write: Reference | None = None
     #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
     conservative: str | None = None
     #: the allocation site (set by ``allocations``).
@@ -87,6 +89,8 @@ class Decider:
         self.model = model
         self.source = source
         self.graph = graph
+        #: ``mapped_arguments.writers``, found when a captured parameter first asks.
+        self.arguments_writers: dict[Closure, Reference] | None = None
 
     def at(self, offset: int) -> str:
         return str(self.source.position(offset))
@@ -122,12 +126,17 @@ class Decider:
             decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}"))
         early = self.early_capture(binding, capturers)
         late = None if early is not None else self.late_write(binding, writes, capturers)
-        if early is None and late is None:
+        aliased = self.arguments_write(binding) if early is None and late is None else None
+        if aliased is not None:
+            decision.arguments_write = aliased
+            why = self.aliased_reason(aliased, capturers)
+            decision.evidence.append(Step(aliased.start, why))
+        elif early is None and late is None:
             decision.storage = Storage.VALUE
             decision.reason = (f"captured by {self.closure_list(capturers)}; initialized before capture "
                                f"and {'never written after' if writes else 'never reassigned'}: copied by value")
             return decision
-        if early is not None:
+        elif early is not None:
             decision.early_capture = early
             why = self.early_reason(binding, early)
             decision.evidence.append(Step(early.name_start, why))
@@ -143,7 +152,8 @@ class Decider:
             else:
                 why = self.late_reason(binding, write, capturer)
             decision.evidence.append(Step(write.start, why))
-        culprit = decision.early_capture or (decision.late_write.closure if decision.late_write else None)
+        written = decision.late_write or decision.arguments_write
+        culprit = decision.early_capture or (written.closure if written is not None else None)
         escaping = self.escaping_holders(binding, capturing, culprit)
         if escaping is None:
             decision.storage = Storage.STACK
@@ -166,6 +176,16 @@ class Decider:
         if binding.closure.has_syntax_error:
             return "the function contains a syntax error, so its captures are unknown: decided conservatively"
         return None
+
+    def arguments_write(self, binding: Binding) -> Reference | None:
+        """For a parameter: a use of its function's mapped ``arguments`` object that may write it."""
+        if binding.kind is not BindingKind.PARAM:
+            return None
+        if self.arguments_writers is None:
+            # Imported here: it looks at the syntax tree again, which only files with a captured parameter need.
+            from .mapped_arguments import writers
+            self.arguments_writers = writers(self.model, self.source)
+        return self.arguments_writers.get(binding.closure)
 
     def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
         """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters)."""
@@ -295,6 +315,10 @@ class Decider:
             return f"reassigned at {where}, after {self.closure_label(capturer)} captured it"
         return (f"reassigned at {where} in a loop that also creates {self.closure_label(capturer)}: "
                 "the next iteration writes after this one's closure captured it")
+
+    def aliased_reason(self, use: Reference, capturers: list[Closure]) -> str:
+        return (f"the sloppy-mode `arguments` object, used at {self.at(use.start)}, aliases the parameters "
+                f"and may write this one after {self.closure_list(capturers)} captured it")
 
     def escape_summary(self, chain: list[Step]) -> str:
         if not chain:

@@ -43,12 +43,13 @@ and ``unmodelled`` names them so that the output can say so.
 
 from __future__ import annotations
 
+from . import mapped_arguments
 from .allocations import FunctionReport
 from .decide import Decision
 from .escape import EscapeGraph, Step
 from .legacy_syntax import LegacySyntax, is_class_member
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
-from .policy_support import branch_around, capturers_of, closure_label, empty_reports, new_site, simple_parameters
+from .policy_support import branch_around, capturers_of, closure_label, empty_reports, new_site
 from .source import SourceFile
 
 DECLARED = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.USING, BindingKind.VAR})
@@ -56,9 +57,6 @@ LEXICAL = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.USING})
 #: kinds a closure can refer to before the declaration (rule 7); the others cannot be boxed by it.
 FORWARD = DECLARED | frozenset({BindingKind.PARAM, BindingKind.CLASS, BindingKind.FUNCTION, BindingKind.ENUM,
                                 BindingKind.NAMESPACE})
-#: functions with their own ``arguments`` object (arrows see their parent's).
-ARGUMENTS_OWNERS = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXPRESSION, ClosureKind.METHOD,
-                              ClosureKind.GETTER, ClosureKind.SETTER})
 
 
 def refers(closures: list[Closure]) -> str:
@@ -91,7 +89,7 @@ class LegacyDecider:
         self.label_of: dict[Closure, str] = {}
         self.inlined = self.inlined_arrows()
         self.accessor_named = self.named_by_accessor_objects()
-        self.arguments_users = self.sloppy_arguments_users()
+        self.arguments_users = set(mapped_arguments.users(model, source, self.syntax))
 
     def at(self, offset: int) -> str:
         return str(self.source.position(offset))
@@ -190,22 +188,6 @@ class LegacyDecider:
             if binding is not None and binding.kind is BindingKind.FUNCTION and not binding.closure.is_module:
                 named.setdefault(binding, obj)
         return named
-
-    def sloppy_arguments_users(self) -> set[Closure]:
-        if not self.syntax.is_script():
-            return set()
-        users: set[Closure] = set()
-        for ref in self.model.references:
-            if ref.name != "arguments" or ref.binding is not None:
-                continue
-            owner: Closure | None = ref.closure
-            while owner is not None and owner.kind is ClosureKind.ARROW:
-                owner = owner.parent
-            if (owner is not None and owner.kind in ARGUMENTS_OWNERS and not is_class_member(owner)
-                    and owner not in users and simple_parameters(self.source, owner)
-                    and self.syntax.is_sloppy(owner)):
-                users.add(owner)
-        return users
 
     # -- the decision -------------------------------------------------------------------
 

@@ -1,0 +1,80 @@
+"""Sloppy-mode ``arguments`` aliases the parameters (``mapped_arguments``): each form is run in Node
+first, so the test shows that the engine really lets the parameter change after capture, then that
+boxcheck does not call it ``value``."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from .conftest import analyze, reason_of, storages
+from .fuzz.node import node_path
+
+NODE = node_path()
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: these forms are checked in Node.js")
+
+#: uses of ``arguments`` that write the first parameter (``helper`` is a function that writes ``this[0]``).
+WRITING = {
+    "element": "arguments[0] = 2;",
+    "compound": "arguments[0] += 1;",
+    "update": "arguments[0]++;",
+    "destructuring": "[arguments[0]] = [2];",
+    "destructuring-default": "({ k: arguments[0] = 2 } = {});",
+    "for-in-head": "for (arguments[0] in { k: 1 });",
+    "handed-on": "(function (args) { args[0] = 2; })(arguments);",
+    "stored": "const args = arguments; args[0] = 2;",
+    "receiver-of-a-call": "arguments[1]();",
+    "parenthesized": "(arguments)[0] = 2;",
+    "in-an-arrow": "(() => { arguments[0] = 2; })();",
+}
+#: uses that only read: the parameter keeps its value.
+READING = {
+    "length": "const n = arguments.length;",
+    "element": "const first = arguments[0];",
+    "computed-index": "const last = arguments[arguments.length - 1];",
+    "delete": "delete arguments[0];",
+    "nested-function": "(function () { arguments[0] = 2; })(5);",
+}
+
+
+def script(use: str, directive: str = "") -> str:
+    return (f"function f(x, helper) {{\n  {directive}\n  const get = () => x;\n  {use}\n  return get;\n}}\n"
+            "const got = f(1, function () { this[0] = 2; })();\n")
+
+
+def run_in_node(code: str, module: bool = False) -> str:
+    assert NODE is not None
+    kind = ["--input-type=module"] if module else []
+    done = subprocess.run([NODE, *kind, "-e", code + "process.stdout.write(String(got));\n"], capture_output=True,
+                          text=True, timeout=60, check=True)
+    return done.stdout
+
+
+@needs_node
+@pytest.mark.parametrize("form", sorted(WRITING))
+def test_a_write_through_arguments_after_capture_is_never_value(form):
+    code = script(WRITING[form])
+    assert run_in_node(code) != "1", "the engine did not change the parameter: the form proves nothing"
+    assert storages(code, "script.js")["x"] not in ("value", "local"), form
+
+
+@needs_node
+@pytest.mark.parametrize("form", sorted(READING))
+def test_reading_arguments_keeps_value(form):
+    code = script(READING[form])
+    assert run_in_node(code) == "1"
+    assert storages(code, "script.js")["x"] == "value", form
+
+
+@needs_node
+@pytest.mark.parametrize(("directive", "path"), [('"use strict";', "script.js"), ("", "module.mjs")])
+def test_strict_code_has_an_unmapped_arguments_object(directive, path):
+    code = script(WRITING["element"], directive)
+    assert run_in_node(code, module=path.endswith(".mjs")) == "1"
+    assert storages(code, path)["x"] == "value"
+
+
+def test_the_reason_names_the_use():
+    code = script(WRITING["handed-on"])
+    assert "`arguments` object, used at 4:38" in reason_of(analyze(code, "script.js"), "x")
