@@ -144,9 +144,10 @@ class Decider:
             assert late is not None
             write, capturer = late
             decision.late_write = write
-            if all(w.is_declaration_write for w in writes):
+            if all(w.is_declaration_write for w in writes) and write is min(writes, key=lambda w: w.start):
                 # ``function get() { return s } var s = ...``: only the initializer writes,
-                # so this is a capture before initialization, not a reassignment.
+                # so this is a capture before initialization, not a reassignment.  A second
+                # ``var s = ...`` after the capture is a reassignment.
                 decision.early_capture = capturer
                 why = self.early_reason(binding, capturer)
             else:
