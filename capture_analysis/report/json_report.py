@@ -25,24 +25,28 @@ from .base import Reporter, RunOptions, StreamedArray, Totals
 SCHEMA = "boxcheck/1"
 
 
-#: an enum member's ``value``, looked up without the descriptor ``Enum.value`` goes through for every binding.
-_WORD: dict[enum.Enum, str] = {member: member.value for kind in (BindingKind, Storage) for member in kind}
+#: an enum member's ``value`` as a JSON string, looked up without the descriptor ``Enum.value`` goes through.
+_WORD_TEXT: dict[enum.Enum, str] = {member: encode_basestring(member.value) for kind in (BindingKind, Storage)
+                                    for member in kind}
+#: a JSON string, as the C encoder writes one (``ensure_ascii=False``).
+_string: Callable[[str], str] = encode_basestring
 
 
 class FileRecords:
     """The JSON records of one file.
 
-    A function's reference ``{"name", "line", "column"}`` is made once per file: every
-    binding of the function repeats it, and positions are what rendering spends its time on.
+    A binding's record is written as JSON text directly: a run makes one per binding,
+    `local` ones included, and building a dict for the C encoder to take apart again
+    cost twice as much.  The text is what ``_COMPACT`` would make of the same dict
+    (``tests/test_format_text_and_json.py`` compares them).  A function's reference
+    ``{"name", "line", "column"}`` is made once per file: every binding of the
+    function repeats it, and positions are what rendering spends its time on.
     """
 
     def __init__(self, source: SourceFile):
         self.source = source
         self.refs: dict[Closure, dict[str, Any]] = {}
-
-    def pos(self, offset: int) -> dict[str, int]:
-        pos = self.source.position(offset)
-        return {"line": pos.line, "column": pos.column}
+        self.ref_texts: dict[Closure, str] = {}
 
     def closure_ref(self, closure: Closure) -> dict[str, Any]:
         ref = self.refs.get(closure)
@@ -51,28 +55,35 @@ class FileRecords:
             ref = self.refs[closure] = {"name": closure.name, "line": pos.line, "column": pos.column}
         return ref
 
-    def step(self, step: Step) -> dict[str, Any]:
-        pos = self.source.position(step.offset)
-        return {"line": pos.line, "column": pos.column, "text": step.text}
+    def closure_ref_text(self, closure: Closure) -> str:
+        text = self.ref_texts.get(closure)
+        if text is None:
+            text = self.ref_texts[closure] = _COMPACT(self.closure_ref(closure))
+        return text
 
-    def binding(self, decision: Decision) -> dict[str, Any]:
+    def binding(self, decision: Decision) -> str:
         binding = decision.binding
-        pos = self.source.position(binding.start)
+        position = self.source.position
+        pos = position(binding.start)
         site = decision.site
         closure = binding.scope.closure
-        return {
-            "name": binding.name,
-            "line": pos.line,
-            "column": pos.column,
-            "kind": _WORD[binding.kind],
-            "function": None if closure.is_module else self.closure_ref(closure),
-            "storage": _WORD[decision.storage],
-            "site": site.id if site is not None else None,
-            "captured_by": [self.closure_ref(c) for c in decision.captured_by],
-            "writes": [{**self.pos(w.start), "in_closure": w.closure is not closure} for w in decision.writes],
-            "reason": decision.reason,
-            "evidence": [self.step(s) for s in decision.evidence],
-        }
+        function = "null" if closure.is_module else self.closure_ref_text(closure)
+        captured_by = ", ".join([self.closure_ref_text(c) for c in decision.captured_by])
+        writes = []
+        for write in decision.writes:
+            at = position(write.start)
+            writes.append(f'{{"line": {at.line}, "column": {at.column}, '
+                          f'"in_closure": {"false" if write.closure is closure else "true"}}}')
+        evidence = []
+        for step in decision.evidence:
+            at = position(step.offset)
+            evidence.append(f'{{"line": {at.line}, "column": {at.column}, "text": {_string(step.text)}}}')
+        return (f'{{"name": {_string(binding.name)}, "line": {pos.line}, "column": {pos.column}, '
+                f'"kind": {_WORD_TEXT[binding.kind]}, "function": {function}, '
+                f'"storage": {_WORD_TEXT[decision.storage]}, '
+                f'"site": {"null" if site is None else _string(site.id)}, "captured_by": [{captured_by}], '
+                f'"writes": [{", ".join(writes)}], "reason": {_string(decision.reason)}, '
+                f'"evidence": [{", ".join(evidence)}]}}')
 
     def function(self, report: FunctionReport) -> dict[str, Any]:
         closure = report.closure
@@ -225,7 +236,7 @@ class JsonReporter(Reporter):
             functions.append(Laid(_COMPACT(function)))
         entry = {
             "path": source.path,
-            "bindings": [Laid(_COMPACT(records.binding(d))) for d in analysis.decisions],
+            "bindings": [Laid(records.binding(d)) for d in analysis.decisions],
             "functions": functions,
             "diagnostics": [Laid(_COMPACT(records.diagnostic(d))) for d in diagnostics],
             "errors": [],
