@@ -101,13 +101,14 @@ class Decider:
         return decisions
 
     def decide(self, binding: Binding) -> Decision:
-        if binding.closure.is_module:
+        own = binding.scope.closure
+        if own.kind is ClosureKind.MODULE:
             return Decision(binding, Storage.MODULE, "declared at module top level: one environment per program")
-        capturing = [r for r in binding.references if r.closure is not binding.closure]
+        capturing = [r for r in binding.references if r.closure is not own]
         writes = [r for r in binding.references if r.is_write]
         found: dict[Closure, None] = {}
         for ref in capturing:
-            capturer = binding.closure.child_containing(ref.closure)
+            capturer = own.child_containing(ref.closure)
             if capturer is not None:
                 found[capturer] = None
         capturers = list(found)
