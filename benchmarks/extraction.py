@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds["query captures"] += time.perf_counter() - clock
         syntax = syntax_problems(tree)
         clock = time.perf_counter()
-        bind(source.data, tree, syntax)
+        bind(source.data, tree, syntax, source.path)
         seconds["binder"] += time.perf_counter() - clock
     json.dump({"files": len(names), "bytes": size, "nodes": nodes, "captures": captures, "seconds": seconds},
               sys.stdout)

@@ -158,7 +158,7 @@ def measure_in_process(text: str, samples: int) -> dict[str, object]:
 
     def analysis() -> FileAnalysis:
         syntax = syntax_problems(tree)
-        model = bind(source.data, tree, syntax)
+        model = bind(source.data, tree, syntax, source.path)
         return apply_policy(Bound(source, model, syntax, EscapeGraph(model)), OPTIMAL)
 
     analyzed = analysis()
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     source = SourceFile("five_thousand.ts", text)
     tree = parse(source.data, source.path)
     syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax)
+    model = bind(source.data, tree, syntax, source.path)
     findings = len(apply_policy(Bound(source, model, syntax, EscapeGraph(model)), OPTIMAL).diagnostics)
     result: dict[str, object] = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),

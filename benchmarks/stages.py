@@ -46,7 +46,7 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     lap("parse")
     syntax = syntax_problems(tree)
     lap("syntax")
-    model = bind(source.data, tree, syntax)
+    model = bind(source.data, tree, syntax, source.path)
     lap("bind")
     graph = EscapeGraph(model)
     lap("escape graph")

@@ -61,7 +61,7 @@ class Bound:
 def bind_source(source: SourceFile) -> Bound:
     tree = parse(source.data, source.path)
     syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax)
+    model = bind(source.data, tree, syntax, source.path)
     return Bound(source, model, syntax, EscapeGraph(model))
 
 

@@ -28,6 +28,7 @@ from types import SimpleNamespace
 
 import tree_sitter
 
+from . import mapped_arguments
 from .model import (
     CALLEE_USE,
     SAFE_USE,
@@ -116,8 +117,10 @@ def _escape(why: str) -> Use:
 class Binder:
     """Builds a ``FileModel`` from a parsed tree.  Use once."""
 
-    def __init__(self, data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem]):
+    def __init__(self, data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem], path: str = ""):
         self.data = data
+        #: the file's name, for what its suffix says (``.mjs`` and ``.mts`` are modules).
+        self.path = path
         self.tree = tree
         self.syntax = syntax
         self.closures: list[Closure] = []
@@ -160,6 +163,7 @@ class Binder:
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
         self.mark_exported()
+        mapped_arguments.mark(self.references, root, self.data, self.path)
         return FileModel(module, self.closures, self.bindings, self.references)
 
     # The work stack holds ``(handler, node, scope, use)``: the handler is looked up when the
@@ -1159,5 +1163,5 @@ def field_ids(language: tree_sitter.Language) -> SimpleNamespace:
     return SimpleNamespace(**ids)
 
 
-def bind(data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem]) -> FileModel:
-    return Binder(data, tree, syntax).run()
+def bind(data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem], path: str = "") -> FileModel:
+    return Binder(data, tree, syntax, path).run()

@@ -89,8 +89,6 @@ class Decider:
         self.model = model
         self.source = source
         self.graph = graph
-        #: ``mapped_arguments.writers``, found when a captured parameter first asks.
-        self.arguments_writers: dict[Closure, Reference] | None = None
 
     def at(self, offset: int) -> str:
         return str(self.source.position(offset))
@@ -127,7 +125,7 @@ class Decider:
             decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}"))
         early = self.early_capture(binding, capturers)
         late = None if early is not None else self.late_write(binding, writes, capturers)
-        aliased = self.arguments_write(binding) if early is None and late is None else None
+        aliased = own.arguments_write if early is None and late is None and binding.kind is BindingKind.PARAM else None
         if aliased is not None:
             decision.arguments_write = aliased
             why = self.aliased_reason(aliased, capturers)
@@ -178,16 +176,6 @@ class Decider:
         if binding.closure.has_syntax_error:
             return "the function contains a syntax error, so its captures are unknown: decided conservatively"
         return None
-
-    def arguments_write(self, binding: Binding) -> Reference | None:
-        """For a parameter: a use of its function's mapped ``arguments`` object that may write it."""
-        if binding.kind is not BindingKind.PARAM:
-            return None
-        if self.arguments_writers is None:
-            # Imported here: it looks at the syntax tree again, which only files with a captured parameter need.
-            from .mapped_arguments import writers
-            self.arguments_writers = writers(self.model, self.source)
-        return self.arguments_writers.get(binding.closure)
 
     def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
         """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters)."""

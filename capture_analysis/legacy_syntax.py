@@ -2,20 +2,18 @@
 
 The pre-fix compiler decided from the syntax: ``xs.push(1)`` counts as a
 write of ``xs``, a local arrow is inlined only when every later use is a
-direct call with plain arguments, a sloppy-mode function that uses
-``arguments`` treats its parameters specially, async functions with
-``await`` become state machines.  Each question here is answered from the
+direct call with plain arguments, async functions with ``await`` become
+state machines.  Each question here is answered from the
 tree around a binding, a reference or a closure (``policy_support``).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import PurePath
 
 import tree_sitter
 
-from .model import Binding, Closure, ClosureKind, FileModel, Reference, ScopeKind
+from .model import Binding, Closure, FileModel, Reference
 from .parsing import language, uses_tsx
 from .policy_support import Node, closure_node, node_at, syntax_tree
 from .source import SourceFile
@@ -28,7 +26,6 @@ FUNCTION_TYPES = frozenset({"function_declaration", "generator_function_declarat
                             "function", "generator_function", "arrow_function", "method_definition", "class",
                             "class_declaration", "abstract_class_declaration"})
 DECLARATION_TYPES = frozenset({"lexical_declaration", "variable_declaration", "using_declaration"})
-MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
 
 
 @lru_cache(maxsize=None)
@@ -157,39 +154,6 @@ class LegacySyntax:
                     out[child.start_byte] = node.start_byte
         return out
 
-    def is_script(self) -> bool:
-        """A file without ``import``/``export`` is a script: sloppy mode unless it says ``"use strict"``."""
-        if PurePath(self.source.path).suffix.lower() in MODULE_SUFFIXES:
-            return False
-        return not any(c.type in ("import_statement", "export_statement") for c in self.root.named_children)
-
-    def has_use_strict(self, body: Node | None) -> bool:
-        for statement in body.named_children if body is not None else []:
-            if statement.type == "comment":
-                continue
-            value = statement.named_children[0] if statement.named_child_count else None
-            if statement.type != "expression_statement" or value is None or value.type != "string":
-                return False
-            if self.text(value)[1:-1] == "use strict":
-                return True
-        return False
-
-    def is_sloppy(self, closure: Closure) -> bool:
-        """Sloppy mode: a script, no ``"use strict"`` around, not inside a class."""
-        if not self.is_script() or self.has_use_strict(self.root):
-            return False
-        walk: Closure | None = closure
-        while walk is not None and not walk.is_module:
-            node = closure_node(self.source, walk)
-            if self.has_use_strict(node.child_by_field_name("body")):
-                return False
-            assert walk.scope is not None
-            scope = walk.scope.parent
-            if scope is not None and scope.kind is ScopeKind.CLASS:
-                return False
-            walk = walk.parent
-        return True
-
     def uses_await(self, closure: Closure) -> bool:
         """An ``await`` (or ``for await``) in the closure's own body, not in a nested function."""
         body = closure_node(self.source, closure).child_by_field_name("body")
@@ -201,11 +165,3 @@ class LegacySyntax:
                 return True
             stack.extend(c for c in node.named_children if c.type not in FUNCTION_TYPES)
         return False
-
-
-def is_class_member(closure: Closure) -> bool:
-    """Methods, accessors, constructors, field initializers and static blocks of a class."""
-    scope = closure.scope.parent if closure.scope is not None else None
-    if scope is not None and scope.kind is ScopeKind.FUNCTION_NAME:
-        scope = scope.parent
-    return scope is not None and scope.kind is ScopeKind.CLASS and closure.kind is not ClosureKind.FUNCTION_DECLARATION

@@ -15,24 +15,35 @@ A use that only reads a property or an element (``arguments.length``,
 parameter, then or later: an element assigned or updated, the object passed
 on, stored or spread, or made the receiver of a call (``arguments[0]()``
 runs with ``this`` bound to it).  An arrow has no ``arguments`` of its own:
-the one it names is its enclosing function's.  Strictness is that of
-``legacy_syntax``: a module, a ``"use strict"`` prologue, or a class body.
+the one it names is its enclosing function's.
+
+Strict code has no mapping: a module (a file with ``import`` or ``export``,
+or a ``.mjs``/``.mts`` file), code under a ``"use strict"`` prologue, and
+class bodies.  A ``.js`` file that is a module only because of its
+``package.json`` counts as a script, which can only make a verdict more
+conservative.  The binder finds these facts once per file from the tree it
+walks (``mark``), and only for files that use ``arguments`` at all.
 """
 
 from __future__ import annotations
 
-from .legacy_syntax import LegacySyntax, is_class_member
-from .model import Closure, ClosureKind, FileModel, Reference
-from .policy_support import Node, node_at, simple_parameters
-from .source import SourceFile
+from pathlib import PurePath
+
+import tree_sitter
+
+from .model import Closure, ClosureKind, Reference
+
+Node = tree_sitter.Node
 
 #: functions with their own ``arguments`` object (arrows see their parent's).
 OWNERS = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXPRESSION, ClosureKind.METHOD,
                     ClosureKind.GETTER, ClosureKind.SETTER})
+MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
+MODULE_STATEMENTS = frozenset({"import_statement", "export_statement"})
 #: wrappers that leave an expression an assignment target: ``(arguments[0] as any) = 1``.
 WRAPPERS = frozenset({"parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression",
                       "type_assertion"})
-#: destructuring targets: every element of ``[a, ...b]`` is written.
+#: destructuring targets and updates: every element of ``[a, ...b]`` is written.
 WHOLE_TARGETS = frozenset({"array_pattern", "rest_pattern", "update_expression"})
 #: the field of these nodes that is written: ``x = ...``, ``for (x in ...)``, ``{k: x}``, ``[x = 1]``.
 TARGET_FIELD = {
@@ -45,46 +56,95 @@ TARGET_FIELD = {
 }
 
 
+def mark(references: list[Reference], root: Node, data: bytes, path: str) -> None:
+    """Set ``arguments_uses`` and ``arguments_write`` on every function with a mapped ``arguments``
+    object that it uses (``references``: the file's, resolved)."""
+    owners: dict[Closure, list[Reference]] = {}
+    for ref in references:
+        if ref.name == "arguments" and ref.binding is None:
+            closure = owner(ref)
+            if closure is not None:
+                owners.setdefault(closure, []).append(ref)
+    if not owners or is_module(root, data, path):
+        return
+    for closure, uses in owners.items():
+        node = function_node(root, closure)
+        if node is None or not simple_parameter_list(node.child_by_field_name("parameters")) \
+                or is_strict(closure, root, data):
+            continue
+        closure.arguments_uses = uses
+        closure.arguments_write = next(
+            (use for use in uses if may_write(root.descendant_for_byte_range(use.start, use.end))), None)
+
+
 def owner(ref: Reference) -> Closure | None:
     """The function whose ``arguments`` object ``ref`` names, if it has one."""
     closure: Closure | None = ref.closure
     while closure is not None and closure.kind is ClosureKind.ARROW:
         closure = closure.parent
-    if closure is None or closure.kind not in OWNERS or is_class_member(closure):
+    if closure is None or closure.kind not in OWNERS or closure.is_class_member:
         return None
     return closure
 
 
-def users(model: FileModel, source: SourceFile, syntax: LegacySyntax) -> dict[Closure, list[Reference]]:
-    """Functions with a mapped ``arguments`` object (sloppy, simple parameters) that use it, with the uses."""
-    found: dict[Closure, list[Reference]] = {}
-    for ref in model.references:
-        if ref.name == "arguments" and ref.binding is None:
-            closure = owner(ref)
-            if closure is not None:
-                found.setdefault(closure, []).append(ref)
-    if not found or not syntax.is_script():
-        return {}
-    return {closure: refs for closure, refs in found.items()
-            if simple_parameters(source, closure) and syntax.is_sloppy(closure)}
+def is_module(root: Node, data: bytes, path: str) -> bool:
+    """Module code is strict: a file with ``import``/``export``, a ``.mjs``/``.mts`` file, or a strict script."""
+    if PurePath(path).suffix.lower() in MODULE_SUFFIXES:
+        return True
+    statements = root.named_children
+    return any(s.type in MODULE_STATEMENTS for s in statements) or has_use_strict(statements, data)
 
 
-def writers(model: FileModel, source: SourceFile) -> dict[Closure, Reference]:
-    """Functions whose mapped ``arguments`` object may be written through, with the first such use."""
-    if not any(ref.name == "arguments" and ref.binding is None for ref in model.references):
-        return {}
-    found: dict[Closure, Reference] = {}
-    for closure, refs in users(model, source, LegacySyntax(model, source)).items():
-        first = next((ref for ref in refs if may_write(node_at(source, ref.start, ref.end))), None)
-        if first is not None:
-            found[closure] = first
-    return found
+def is_strict(closure: Closure, root: Node, data: bytes) -> bool:
+    """Under a ``"use strict"`` prologue of its own or of a function around it, or inside a class."""
+    walk: Closure | None = closure
+    while walk is not None and not walk.is_module:
+        if walk.is_class_member:
+            return True
+        node = function_node(root, walk)
+        body = node.child_by_field_name("body") if node is not None else None
+        if body is not None and body.type == "statement_block" and has_use_strict(body.named_children, data):
+            return True
+        walk = walk.parent
+    return False
 
 
-def may_write(node: Node) -> bool:
+def function_node(root: Node, closure: Closure) -> Node | None:
+    return root.descendant_for_byte_range(closure.start, closure.end)
+
+
+def has_use_strict(statements: list[Node], data: bytes) -> bool:
+    """A ``"use strict"`` directive among the leading string-literal statements (the prologue)."""
+    for statement in statements:
+        if statement.type == "comment":
+            continue
+        value = statement.named_children[0] if statement.named_child_count else None
+        if statement.type != "expression_statement" or value is None or value.type != "string":
+            return False
+        if data[value.start_byte + 1:value.end_byte - 1] == b"use strict":
+            return True
+    return False
+
+
+def simple_parameter_list(params: Node | None) -> bool:
+    """No default, rest or destructuring parameter (a TypeScript ``this`` parameter is erased)."""
+    for param in params.named_children if params is not None else []:
+        if param.type == "comment":
+            continue
+        if param.type not in ("required_parameter", "optional_parameter"):
+            return False
+        pattern = param.child_by_field_name("pattern")
+        if pattern is None or param.child_by_field_name("value") is not None:
+            return False
+        if pattern.type not in ("identifier", "this"):
+            return False
+    return True
+
+
+def may_write(node: Node | None) -> bool:
     """Can this use of ``arguments`` write through the object, now or later?"""
-    parent = node.parent
-    if parent is None:
+    parent = node.parent if node is not None else None
+    if node is None or parent is None:
         return True
     if parent.type == "member_expression" and parent.child_by_field_name("object") == node:
         return is_callee(parent)

@@ -239,10 +239,22 @@ class Closure:
     use: Use = field(default=SAFE_USE, repr=False)
     #: where the closure's body begins (function declarations and ``var`` are hoisted there).
     body_start: int = 0
+    #: for a function whose ``arguments`` object is mapped to its parameters (sloppy mode, simple
+    #: parameters): its uses of it, and the first that may write the parameters (``mapped_arguments``).
+    arguments_uses: list[Reference] = field(default_factory=list, repr=False)
+    arguments_write: Reference | None = field(default=None, repr=False)
 
     @property
     def is_module(self) -> bool:
         return self.kind is ClosureKind.MODULE
+
+    @property
+    def is_class_member(self) -> bool:
+        """A method, accessor, constructor, field initializer or static block of a class: strict code."""
+        scope = self.scope.parent if self.scope is not None else None
+        if scope is not None and scope.kind is ScopeKind.FUNCTION_NAME:
+            scope = scope.parent
+        return scope is not None and scope.kind is ScopeKind.CLASS and self.kind is not ClosureKind.FUNCTION_DECLARATION
 
     def loops_at(self, offset: int) -> list[Loop]:
         """Loops of this closure whose repeated part contains ``offset``."""

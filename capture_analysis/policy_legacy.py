@@ -43,11 +43,10 @@ and ``unmodelled`` names them so that the output can say so.
 
 from __future__ import annotations
 
-from . import mapped_arguments
 from .allocations import FunctionReport
 from .decide import Decision
 from .escape import EscapeGraph, Step
-from .legacy_syntax import LegacySyntax, is_class_member
+from .legacy_syntax import LegacySyntax
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
 from .policy_support import branch_around, capturers_of, closure_label, empty_reports, new_site
 from .source import SourceFile
@@ -89,7 +88,7 @@ class LegacyDecider:
         self.label_of: dict[Closure, str] = {}
         self.inlined = self.inlined_arrows()
         self.accessor_named = self.named_by_accessor_objects()
-        self.arguments_users = set(mapped_arguments.users(model, source, self.syntax))
+        self.arguments_users = {closure for closure in model.closures if closure.arguments_uses}
 
     def at(self, offset: int) -> str:
         return str(self.source.position(offset))
@@ -129,7 +128,7 @@ class LegacyDecider:
     def counts_as_capture(self, ref: Reference, owner: Closure) -> bool:
         """A reference from a closure body, unless class members carry it or every closure on the way is inlined."""
         path = self.path(ref, owner)
-        if not path or any(is_class_member(c) for c in path):
+        if not path or any(c.is_class_member for c in path):
             return False
         return any(c not in self.inlined for c in path)
 
@@ -282,7 +281,7 @@ class LegacyDecider:
         if captures:
             return f"captured by {self.labels(capturers)} and never written: copied into the closure"
         hidden = [r for r in binding.references if self.path(r, binding.closure)]
-        if any(is_class_member(c) for r in hidden for c in self.path(r, binding.closure)):
+        if any(c.is_class_member for r in hidden for c in self.path(r, binding.closure)):
             return "referred to only by class members, which capture through fields of their class (measured)"
         if hidden:
             arrows = [c for r in hidden for c in self.path(r, binding.closure) if c in self.inlined]

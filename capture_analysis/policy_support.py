@@ -24,6 +24,7 @@ from functools import lru_cache
 import tree_sitter
 
 from .allocations import FunctionReport, Site, allocate, function_label
+from .mapped_arguments import simple_parameter_list
 from .model import Closure, FileModel, Loop, Storage
 from .parsing import parse
 from .source import SourceFile
@@ -82,22 +83,8 @@ def branch_around(node: Node, closure: Closure) -> Node | None:
 
 
 def simple_parameters(source: SourceFile, closure: Closure) -> bool:
-    """No default, rest or destructuring parameter (a TypeScript ``this`` parameter is erased)."""
-    node = closure_node(source, closure)
-    params = node.child_by_field_name("parameters")
-    if params is None:
-        return True
-    for param in params.named_children:
-        if param.type == "comment":
-            continue
-        if param.type not in ("required_parameter", "optional_parameter"):
-            return False
-        pattern = param.child_by_field_name("pattern")
-        if pattern is None or param.child_by_field_name("value") is not None:
-            return False
-        if pattern.type not in ("identifier", "this"):
-            return False
-    return True
+    """No default, rest or destructuring parameter (``mapped_arguments.simple_parameter_list``)."""
+    return simple_parameter_list(closure_node(source, closure).child_by_field_name("parameters"))
 
 
 def empty_reports(model: FileModel, source: SourceFile) -> dict[Closure, FunctionReport]:

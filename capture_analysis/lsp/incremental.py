@@ -83,7 +83,7 @@ def analyze_tree(snapshot: Snapshot, tree: tree_sitter.Tree, settings: Settings)
     """``analyze.analyze_source`` from a given tree: the same steps as ``bind_source`` + ``apply_policy``."""
     source = snapshot.source
     syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax)
+    model = bind(source.data, tree, syntax, source.path)
     return apply_policy(Bound(source, model, syntax, EscapeGraph(model)), POLICIES[settings.policy])
 
 

@@ -17,7 +17,6 @@ from ..allocations import FunctionReport
 from ..analyze import Diagnostic, FileAnalysis
 from ..compare import ComparedAnalysis, document_json, policies_json
 from ..decide import Decision
-from ..escape import Step
 from ..model import BindingKind, Closure, Storage
 from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals
