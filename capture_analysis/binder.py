@@ -140,6 +140,8 @@ class Binder:
         self.deferred: list[tuple[int, int, int]] = []
         self.table = dispatch_table(tree.language)
         self.name_memo: dict[bytes, str] = {}
+        #: an identifier named ``arguments`` was met (``mapped_arguments``), escaped or not.
+        self.names_arguments = False
         self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
         self.block_kind = tree.language.id_for_node_kind("statement_block", True)
         self.fields = field_ids(tree.language)
@@ -163,7 +165,8 @@ class Binder:
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
         self.mark_exported()
-        mapped_arguments.mark(self.references, root, self.data, self.path)
+        if self.names_arguments:
+            mapped_arguments.mark(self.references, root, self.data, self.path)
         return FileModel(module, self.closures, self.bindings, self.references)
 
     # The work stack holds ``(handler, node, scope, use)``: the handler is looked up when the
@@ -287,6 +290,8 @@ class Binder:
         if name is None:
             text = raw.decode("utf-8", "replace")
             name = self.name_memo[raw] = sys.intern(decode_identifier_escapes(text) if "\\" in text else text)
+            if name == "arguments":
+                self.names_arguments = True
         return name
 
     @staticmethod

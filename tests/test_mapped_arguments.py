@@ -27,6 +27,7 @@ WRITING = {
     "receiver-of-a-call": "arguments[1]();",
     "parenthesized": "(arguments)[0] = 2;",
     "in-an-arrow": "(() => { arguments[0] = 2; })();",
+    "escaped-name": "\\u0061rguments[0] = 2;",
 }
 #: uses that only read: the parameter keeps its value.
 READING = {
