@@ -183,9 +183,9 @@ class Checker:
             self.report(Outcome.MISMATCH, line, f"expected {expected}, got {got}")
 
     def run(self) -> FileResult:
-        for line, annotations in sorted(self.lines.items()):
-            expectations = [e for a in annotations for e in a.expectations]
-            bad = {b.subject: b for a in annotations for b in a.bad}
+        for line, marks in sorted(self.lines.items()):
+            expectations = [e for a in marks for e in a.expectations]
+            bad = {b.subject: b for a in marks for b in a.bad}
             for expectation in expectations:
                 self.check(line, expectation, bad.get(expectation.subject))
         self.reverse()
