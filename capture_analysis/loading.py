@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -25,10 +26,21 @@ def load(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> SourceFile | LoadErro
 
 
 def read(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes | LoadError:
-    """At most ``max_bytes + 1`` bytes, unchecked: the cache finds a file's result from them alone."""
+    """At most ``max_bytes + 1`` bytes, unchecked: the cache finds a file's result from them alone.
+
+    A regular file is read for its size: ``read(max_bytes + 1)`` allocates that much before
+    it reads (50 µs a file, 1% of a run over many small files).  A file that grew since
+    ``fstat`` is read on to the limit, and one with no size (a pipe) up to the limit.
+    """
     try:
         with open(path, "rb") as handle:
-            return handle.read(max_bytes + 1)
+            size = os.fstat(handle.fileno()).st_size
+            if not 0 < size <= max_bytes:
+                return handle.read(max_bytes + 1)
+            data = handle.read(size + 1)
+            if len(data) > size:
+                data += handle.read(max_bytes + 1 - len(data))
+            return data
     except OSError as error:
         return LoadError(f"cannot read: {error.strerror or error}", True)
 

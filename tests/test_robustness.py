@@ -89,6 +89,20 @@ def test_files_over_the_size_limit_are_skipped_with_a_message(tmp_path):
     assert code == 1
 
 
+@pytest.mark.parametrize("reported", [None, 0, 10, 100, 10_000])
+def test_a_file_is_read_whole_whatever_size_fstat_reported(tmp_path, monkeypatch, reported):
+    """``loading.read`` sizes its read from ``fstat``: a file that grew since (or a pipe, size 0) is still
+    read to the end, and one over the limit still yields ``max_bytes + 1`` bytes for the size check."""
+    data = b"let x = 1;\n" * 300
+    path = tmp_path / "grows.ts"
+    path.write_bytes(data)
+    real = os.fstat
+    monkeypatch.setattr(loading.os, "fstat", lambda fd: real(fd) if reported is None
+                        else os.stat_result((0, 0, 0, 0, 0, 0, reported, 0, 0, 0)))
+    assert loading.read(str(path)) == data
+    assert loading.read(str(path), max_bytes=1000) == data[:1001]
+
+
 def test_unreadable_file_is_an_error_naming_it_and_the_rest_is_analyzed(tmp_path, monkeypatch):
     (tmp_path / "a.ts").write_text(GOOD)
     (tmp_path / "b.ts").write_text(GOOD)
