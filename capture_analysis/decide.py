@@ -143,10 +143,12 @@ class Decider:
             assert late is not None
             write, capturer = late
             decision.late_write = write
-            if all(w.is_declaration_write for w in writes) and write is min(writes, key=lambda w: w.start):
+            if (all(w.is_declaration_write for w in writes) and write is min(writes, key=lambda w: w.start)
+                    and capturer.creation_offset < write.effect):
                 # ``function get() { return s } var s = ...``: only the initializer writes,
                 # so this is a capture before initialization, not a reassignment.  A second
-                # ``var s = ...`` after the capture is a reassignment.
+                # ``var s = ...`` after the capture, or the initializer of the next turn of a
+                # loop after this turn's closure, is a reassignment.
                 decision.early_capture = capturer
                 why = self.early_reason(binding, capturer)
             else:
