@@ -142,7 +142,8 @@ HEAP_CAPTURE = _rule(
     "BX101", "heap-capture", Severity.WARNING,
     "A captured binding needs a heap box or a slot in a heap context, once per call.",
     "Reports a binding that a closure captures and that must live in shared heap storage: it is written "
-    "after a capturing closure was created (or captured before it is initialized), and a closure that "
+    "after a capturing closure was created (directly, or, for a parameter, possibly through its function's "
+    "sloppy-mode `arguments` object), or captured before it is initialized, and a closure that "
     "refers to it outlives the activation. The message names the capturing closure, the write or early "
     "capture that rules out a by-value copy, and how the closure escapes.",
     "Each such binding costs a heap allocation per call (a box, or a share of a context object) and an "
