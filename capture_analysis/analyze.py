@@ -9,7 +9,7 @@ from .allocations import FunctionReport
 from .binder import bind
 from .decide import Decision
 from .escape import EscapeGraph
-from .model import FileModel, Storage
+from .model import Closure, FileModel, Storage
 from .parsing import SyntaxProblem, parse, syntax_problems
 from .policies import OPTIMAL, Policy
 from .rules import Rule, Severity
@@ -42,6 +42,12 @@ class FileAnalysis:
     syntax: list[SyntaxProblem]
     graph: EscapeGraph
     policy: Policy
+    #: each function's report by its closure: renderers look one up per diagnostic, and a search of
+    #: ``functions`` each time made SARIF and LSP output quadratic in a file's size.
+    report_of: dict[Closure, FunctionReport] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.report_of = {report.closure: report for report in self.functions}
 
     @property
     def path(self) -> str:

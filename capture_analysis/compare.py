@@ -103,7 +103,7 @@ def analyze_compared(source: SourceFile, policy: Policy, names: tuple[str, ...])
     primary = analyses[policy.name]
     diagnostics = primary.diagnostics + rule_report(analyses, names, policy.name)
     diagnostics.sort(key=lambda d: (d.start, d.rule.code))
-    copied = {f.name: getattr(primary, f.name) for f in fields(FileAnalysis)}
+    copied = {f.name: getattr(primary, f.name) for f in fields(FileAnalysis) if f.init}
     copied["diagnostics"] = diagnostics
     return ComparedAnalysis(**copied, comparison=compare(analyses, names))
 

@@ -155,8 +155,7 @@ class BoxcheckServer(LanguageServer):
                         outcome.version, outcome.parse_seconds * 1000, "incremental" if outcome.incremental
                         else "full", outcome.analyze_seconds * 1000, outcome.cpu_seconds * 1000)
             encoding = self.encoding
-            functions = {report.closure: report for report in outcome.analysis.functions}
-            diagnostics = [lsp_diagnostic(outcome.analysis, d, document.uri, encoding, functions=functions)
+            diagnostics = [lsp_diagnostic(outcome.analysis, d, document.uri, encoding)
                            for d in outcome.diagnostics]
         self.clear_or_publish(document.uri, document.version, diagnostics)
 

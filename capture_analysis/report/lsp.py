@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from collections.abc import Mapping
 from typing import Any, TextIO
 
 from ..allocations import FunctionReport
 from ..analyze import Diagnostic, FileAnalysis
-from ..model import Closure
 from ..source import PositionEncoding, SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
 
@@ -27,27 +25,19 @@ def document_uri(path: str) -> str:
     return Path(os.path.abspath(path)).as_uri()
 
 
-def function_of(analysis: FileAnalysis, diagnostic: Diagnostic, *,
-                functions: Mapping[Closure, FunctionReport] | None = None) -> FunctionReport | None:
-    """The report of the function that declares the diagnostic's binding; ``functions`` (closure -> report,
-    built once per file) spares a search of every function per diagnostic."""
+def function_of(analysis: FileAnalysis, diagnostic: Diagnostic) -> FunctionReport | None:
+    """The report of the function that declares the diagnostic's binding."""
     decision = diagnostic.decision
-    if decision is None:
-        return None
-    closure = decision.binding.closure
-    if functions is not None:
-        return functions.get(closure)
-    return next((f for f in analysis.functions if f.closure is closure), None)
+    return analysis.report_of.get(decision.binding.closure) if decision is not None else None
 
 
-def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic, *,
-                    functions: Mapping[Closure, FunctionReport] | None = None) -> dict[str, Any] | None:
+def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any] | None:
     """What a code action or a hover needs without re-running the analysis: the decision and its cost."""
     decision = diagnostic.decision
     if decision is None:
         return None
     site = decision.site
-    report = function_of(analysis, diagnostic, functions=functions)
+    report = function_of(analysis, diagnostic)
     return {
         "binding": decision.binding.name,
         "storage": decision.storage.value,
@@ -62,8 +52,7 @@ def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic, *,
 
 
 def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
-                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16, *,
-                   functions: Mapping[Closure, FunctionReport] | None = None) -> dict[str, Any]:
+                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16) -> dict[str, Any]:
     """One LSP ``Diagnostic``; ``uri`` is the document's, used for the related locations."""
     source: SourceFile = analysis.source
     encoding = PositionEncoding(position_encoding)
@@ -81,7 +70,7 @@ def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
             {"location": {"uri": uri, "range": source.lsp_range(start, end, encoding)}, "message": message}
             for start, end, message in diagnostic.related
         ]
-    data = diagnostic_data(analysis, diagnostic, functions=functions)
+    data = diagnostic_data(analysis, diagnostic)
     if data is not None:
         out["data"] = data
     return out
