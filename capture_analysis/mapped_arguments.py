@@ -68,9 +68,10 @@ def mark(references: list[Reference], root: Node, data: bytes, path: str) -> Non
     if not owners or is_module(root, data, path):
         return
     for closure, uses in owners.items():
+        # A function whose node cannot be found is taken as mapped: the cautious side.
         node = function_node(root, closure)
-        if node is None or not simple_parameter_list(node.child_by_field_name("parameters")) \
-                or is_strict(closure, root, data):
+        params = node.child_by_field_name("parameters") if node is not None else None
+        if not simple_parameter_list(params) or is_strict(closure, root, data):
             continue
         closure.arguments_uses = uses
         closure.arguments_write = next(

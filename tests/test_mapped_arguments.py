@@ -8,6 +8,8 @@ import subprocess
 
 import pytest
 
+from capture_analysis import mapped_arguments, policy_support
+
 from .conftest import analyze, reason_of, storages
 from .fuzz.node import node_path
 
@@ -84,8 +86,6 @@ def test_the_reason_names_the_use():
 def test_the_facts_come_from_the_binders_tree(monkeypatch):
     """Found while binding, from the tree the binder walks: a 9 MB script with 500 `arguments` uses in strict
     functions must not be parsed a second time (that cost 2.3 s and 190 MB on `lib/typescript.js`)."""
-    from capture_analysis import policy_support
-
     def no_second_parse(data: bytes, path: str) -> None:
         raise AssertionError(f"{path} parsed again")
 
@@ -93,4 +93,10 @@ def test_the_facts_come_from_the_binders_tree(monkeypatch):
     policy_support._tree.cache_clear()
     code = "var ts = {}; ((module) => {\n  'use strict';\n" + script(WRITING["handed-on"]) + "})();\n"
     assert storages(code, "script.js")["x"] == "value"
+    assert storages(script(WRITING["handed-on"]), "script.js")["x"] == "box"
+
+
+def test_a_function_whose_node_is_not_found_counts_as_mapped(monkeypatch):
+    """The cautious side: without its node, a function's strictness and parameters are unknown."""
+    monkeypatch.setattr(mapped_arguments, "function_node", lambda root, closure: None)
     assert storages(script(WRITING["handed-on"]), "script.js")["x"] == "box"
