@@ -43,6 +43,10 @@ iteration's closure)::
     for (const f of fs) { x++; keep(() => x); }   // x++ of the next turn: not `value`
     for (let i = 0; i < n; i++) keep(() => i);    // i is fresh per turn: `value`
 
+A parameter of a sloppy-mode function whose mapped ``arguments`` object may
+be written through (``mapped_arguments``) may be written at any time, so it
+is never ``value`` once captured.
+
 Exceptions that stay ``value``: a ``const``/``let`` whose initializer is the
 capturing closure literal itself (the slot is back-patched), and function
 declarations of one scope referring to each other (they are instantiated
