@@ -83,7 +83,8 @@ ALPHABET = st.sampled_from(["a", "x", " ", "\n", "\r\n", "😀", "é", "名", "(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([SAMPLE, "function g() { let n = 0; return () => n; }\n", ""]), st.data())
 def test_incremental_parse_equals_a_fresh_parse(initial, data):
-    """Random edits, some per notification, some per snapshot: the kept tree always matches the text."""
+    """Random edits, some per notification, some per snapshot: the kept tree always matches a fresh parse of
+    the text; it is re-parsed from the previous tree unless the old or the new text has a syntax error."""
     keeper = TreeKeeper()
     document = Document.open("file:///t.ts", "t.ts", 0, initial)
     keeper.update(document.snapshot())
@@ -100,8 +101,9 @@ def test_incremental_parse_equals_a_fresh_parse(initial, data):
         document.apply(changes, version, PositionEncoding.UTF16)
         assert document.source.text == text
         if data.draw(st.booleans()):
+            had_error = keeper.trees["file:///t.ts"].root_node.has_error
             tree, incremental = keeper.update(document.snapshot())
-            assert incremental
+            assert incremental == (not had_error and not tree.root_node.has_error)
             assert str(tree.root_node) == str(parse(document.source.data, "t.ts").root_node)
 
 
@@ -131,3 +133,21 @@ def test_index_of_agrees_with_position_of():
         p = position_of(SAMPLE, i)
         if not (SAMPLE[i - 1:i] == "\r" and SAMPLE[i:i + 1] == "\n"):
             assert index_of(SAMPLE, p["line"], p["character"]) == i
+
+
+def test_a_broken_text_is_parsed_as_the_command_line_parses_it():
+    """The case the random edits above found: after these edits the incremental parse recovered from the
+    errors otherwise than a fresh parse, so the editor would have shown other diagnostics."""
+    keeper = TreeKeeper()
+    document = Document.open("file:///t.ts", "t.ts", 0, SAMPLE)
+    keeper.update(document.snapshot())
+    text = SAMPLE
+    for version, edits in enumerate([[(11, 11, "${n++//")], [(43, 48, "aa"), (86, 94, "n++")]], start=1):
+        changes = []
+        for start, end, inserted in edits:
+            changes.append(lsp_change(text, start, end, inserted))
+            text = text[:start] + inserted + text[end:]
+        document.apply(changes, version, PositionEncoding.UTF16)
+    tree, incremental = keeper.update(document.snapshot())
+    assert tree.root_node.has_error and not incremental
+    assert str(tree.root_node) == str(parse(document.source.data, "t.ts").root_node)

@@ -105,10 +105,18 @@ class TreeKeeper:
         self.trees.pop(uri, None)
 
     def update(self, snapshot: Snapshot) -> tuple[tree_sitter.Tree, bool]:
-        """The tree of ``snapshot``'s text, and whether it was re-parsed from the previous tree."""
+        """The tree of ``snapshot``'s text, and whether it was re-parsed from the previous tree.
+
+        Where the old or the new text has a syntax error, tree-sitter's error recovery may
+        give an incremental parse another tree than a fresh one (a random-edit test found
+        one), and the editor would then show other diagnostics than the command line: such
+        a text is parsed from scratch.
+        """
         old = None if snapshot.reset else self.trees.get(snapshot.uri)
         if old is not None and not snapshot.edits:
             return old, True
+        if old is not None and old.root_node.has_error:
+            old = None
         if old is not None:
             for edit in snapshot.edits:
                 old.edit(edit.start_byte, edit.old_end_byte, edit.new_end_byte,
@@ -116,6 +124,9 @@ class TreeKeeper:
         parser = self.parsers[uses_tsx(snapshot.source.path)]
         self.trees.pop(snapshot.uri, None)  # a failure below must not leave a half-edited tree behind
         tree = parser.parse(snapshot.source.data, old) if old is not None else parser.parse(snapshot.source.data)
+        if old is not None and tree.root_node.has_error:
+            old = None
+            tree = parser.parse(snapshot.source.data)
         self.trees[snapshot.uri] = tree
         return tree, old is not None
 
