@@ -906,7 +906,10 @@ class Binder:
 
     def visit_block(self, node: Node, scope: Scope, use: Use) -> None:
         inner = self.open_scope(ScopeKind.BLOCK, node, scope)
-        self.visit_all(node.named_children, inner, SAFE_USE)
+        children = node.named_children
+        if node.type == "switch_body":
+            inner.case_ends = tuple(child.end_byte for child in children if child.type != "comment")
+        self.visit_all(children, inner, SAFE_USE)
 
     def visit_loop_body(self, body: Node | None, scope: Scope, loop: Loop) -> None:
         """A loop body block is a fresh scope instance on every iteration."""

@@ -55,6 +55,7 @@ together; their creation offsets are equal, so the rule above covers them).
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -184,13 +185,26 @@ class Decider:
         return None
 
     def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
-        """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters)."""
+        """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters,
+        a later ``case`` clause)."""
+        skipped_from = self.case_end(binding)
         for capturer in capturers:
             if capturer is binding.init_closure:
                 continue  # ``const f = () => f()``: the closure's own slot is back-patched
-            if capturer.creation_offset < binding.init_offset:
+            offset = capturer.creation_offset
+            if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
                 return capturer
         return None
+
+    @staticmethod
+    def case_end(binding: Binding) -> int | None:
+        """For a declaration in a ``switch`` clause, the clause's end: a run that enters the ``switch`` at a
+        later clause skips the declaration, so a closure created from there on may find it uninitialized."""
+        ends = binding.scope.case_ends
+        if ends is None or binding.kind is BindingKind.FUNCTION:
+            return None
+        index = bisect.bisect_right(ends, binding.start)
+        return ends[index] if index < len(ends) else None
 
     def late_write(self, binding: Binding, writes: list[Reference],
                    capturers: list[Closure]) -> tuple[Reference, Closure] | None:
@@ -292,6 +306,10 @@ class Decider:
             how = "a hoisted function declaration, created when its scope is entered"
         elif binding.kind is BindingKind.PARAM:
             how = "created in a parameter default, before this parameter is bound"
+        elif (end := self.case_end(binding)) is not None and closure.creation_offset >= end:
+            return (f"captured by {label}, created in a later `case` clause than the declaration at "
+                    f"{self.at(binding.start)}: a run that enters the `switch` there skips the declaration, "
+                    "so the closure may capture it uninitialized")
         elif closure.start >= binding.start:
             how = "created inside its own initializer, which is not that closure literal, so no back-patch"
         else:

@@ -133,6 +133,9 @@ class Scope:
     #: for a function scope: the span of its parameter list. Parameter defaults see the
     #: parameters and the outer scopes, never the body's own declarations.
     parameters: tuple[int, int] | None = None
+    #: for a ``switch`` body: where each clause ends, in order. Control enters the body at any
+    #: clause, so a declaration in one clause may be skipped by a run that starts at a later one.
+    case_ends: tuple[int, ...] | None = None
 
     #: memo of ``instance_loop`` (``_UNKNOWN`` until computed).
     instance_memo: object = field(default_factory=lambda: _UNKNOWN, repr=False)

@@ -177,8 +177,10 @@ CAPTURED_BEFORE_INIT = _rule(
     "A never-reassigned binding still needs shared storage because a closure captures it before it is initialized.",
     "Reports a binding that is never written after its initialization but that a closure captures before "
     "the initialization runs: a hoisted function declaration that refers to a `const` of its own scope, "
-    "a closure created earlier in the code, a default parameter that refers to a later parameter, or a "
-    "closure inside the binding's own initializer that is not the initializer itself. A by-value copy made "
+    "a closure created earlier in the code, a default parameter that refers to a later parameter, a "
+    "closure inside the binding's own initializer that is not the initializer itself, or a closure in a later "
+    "`case` clause of the `switch` whose clause declares the binding (a run that enters at that clause skips "
+    "the declaration). A by-value copy made "
     "when the closure is created would miss the initialization, so the binding needs a shared slot. The "
     "message names that closure and says why it runs first.",
     "This is the one case where the rule \"never-reassigned bindings need no box\" does not apply (the other "
