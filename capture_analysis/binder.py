@@ -28,7 +28,8 @@ from types import SimpleNamespace
 
 import tree_sitter
 
-from . import mapped_arguments
+from . import mapped_arguments, strictness
+from .block_functions import BlockFunction, bind_vars
 from .model import (
     CALLEE_USE,
     SAFE_USE,
@@ -145,6 +146,10 @@ class Binder:
         self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
         self.block_kind = tree.language.id_for_node_kind("statement_block", True)
         self.fields = field_ids(tree.language)
+        #: catch clauses whose parameter is a pattern: a ``var`` of the same name in them is an error.
+        self.pattern_catches: set[Scope] = set()
+        #: is the whole file strict (``strictness.is_module``)? Asked only by sloppy-mode rules.
+        self.strict_file: bool | None = None
 
     # -- driver ---------------------------------------------------------------
 
@@ -215,6 +220,8 @@ class Binder:
         return scope
 
     def close_scope(self, scope: Scope) -> None:
+        if scope.block_functions is not None and self.sloppy(scope.closure):
+            bind_vars(scope, scope.block_functions, self.pattern_catches, self.bindings, self.references)
         pending = scope.pending
         scope.pending = []
         parent = scope.parent
@@ -261,6 +268,11 @@ class Binder:
         scope.declarations[name] = binding
         self.bindings.append(binding)
         return binding
+
+    def sloppy(self, closure: Closure) -> bool:
+        if self.strict_file is None:
+            self.strict_file = strictness.is_module(self.tree.root_node, self.data, self.path)
+        return not self.strict_file and not strictness.is_strict(closure, self.tree.root_node, self.data)
 
     def reference(self, node: Node, scope: Scope, *, read: bool, write: bool, use: Use = SAFE_USE,
                   declaration_write: bool = False, effect: int | None = None) -> Reference:
@@ -744,6 +756,8 @@ class Binder:
         kind = self.closure_kind(node, ntype, words, name_node)
         is_declaration = kind is ClosureKind.FUNCTION_DECLARATION
         if is_declaration:
+            if node.parent is not None and node.parent.type in ("if_statement", "else_clause"):
+                scope = self.open_scope(ScopeKind.BLOCK, node, scope)  # ``if (c) function f() {}`` (sloppy)
             # Hoisted: created when its scope is entered, before any statement of it runs.
             creation = scope.closure.body_start if scope.kind is ScopeKind.FUNCTION else scope.start
             use = SAFE_USE
@@ -760,6 +774,8 @@ class Binder:
             binding = self.declare(name_node, BindingKind.FUNCTION, scope, creation)
             binding.init_closure = closure
             closure.binding = binding
+            if scope.kind is not ScopeKind.FUNCTION and scope.kind is not ScopeKind.MODULE:
+                self.in_block(scope, binding, node.start_byte)
         outer = scope
         if ntype in ("function_expression", "function", "generator_function") and name_node is not None:
             outer = Scope(ScopeKind.FUNCTION_NAME, node.start_byte, node.end_byte, scope, closure)
@@ -787,6 +803,14 @@ class Binder:
                 self.declare(single, BindingKind.PARAM, fscope, single.end_byte)
         for decorator in decorators:
             self.visit(decorator, scope, SAFE_USE)
+
+    def in_block(self, block: Scope, binding: Binding, statement: int) -> None:
+        """A function declared in a block: sloppy code also gives its function a ``var`` (``block_functions``)."""
+        function_scope = self.function_scope(block)
+        if function_scope.kind is ScopeKind.FUNCTION:
+            if function_scope.block_functions is None:
+                function_scope.block_functions = []
+            function_scope.block_functions.append(BlockFunction(block, binding, statement))
 
     def visit_decorators(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:
@@ -990,6 +1014,8 @@ class Binder:
         param = node.child_by_field_id(self.fields.parameter)
         body = node.child_by_field_id(self.fields.body)
         inner = self.open_scope(ScopeKind.CATCH, node, scope)
+        if param is not None and param.type != "identifier":
+            self.pattern_catches.add(inner)
         if body is not None:
             self.visit_all(body.named_children, inner, SAFE_USE)
         if param is not None:

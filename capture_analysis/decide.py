@@ -59,6 +59,7 @@ import bisect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .block_functions import evaluated
 from .escape import EscapeGraph, Step, describe
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
 from .source import SourceFile
@@ -148,14 +149,14 @@ class Decider:
             assert late is not None
             write, capturer = late
             decision.late_write = write
-            if (all(w.is_declaration_write for w in writes) and write is min(writes, key=lambda w: w.start)
+            if (binding.kind is BindingKind.VAR and all(w.is_declaration_write for w in writes) and write is min(writes, key=lambda w: w.start)
                     and capturer.creation_offset < write.effect):
                 # ``function get() { return s } var s = ...``: only the initializer writes,
                 # so this is a capture before initialization, not a reassignment.  A second
                 # ``var s = ...`` after the capture, or the initializer of the next turn of a
                 # loop after this turn's closure, is a reassignment.
                 decision.early_capture = capturer
-                why = self.early_reason(binding, capturer)
+                why = self.early_reason(binding, capturer, write)
             else:
                 why = self.late_reason(binding, write, capturer)
             decision.evidence.append(Step(write.start, why))
@@ -300,7 +301,8 @@ class Decider:
     def closure_list(self, closures: list[Closure]) -> str:
         return ", ".join(self.closure_label(c) for c in closures)
 
-    def early_reason(self, binding: Binding, closure: Closure) -> str:
+    def early_reason(self, binding: Binding, closure: Closure, initializer: Reference | None = None) -> str:
+        """``initializer``: for a ``var``, the write that gives it its first value."""
         label = self.closure_label(closure)
         if closure.kind is ClosureKind.FUNCTION_DECLARATION:
             how = "a hoisted function declaration, created when its scope is entered"
@@ -315,6 +317,9 @@ class Decider:
         else:
             how = "created before the declaration"
         if binding.kind is BindingKind.VAR:
+            if initializer is not None and evaluated(initializer) is not None:
+                return (f"captured by {label} ({how}) before the block-level function declaration at "
+                        f"{self.at(initializer.start)} assigns it ({self.annex_b(binding)})")
             return f"captured by {label} ({how}) before its initializer runs"
         return f"captured by {label} ({how}) before it is initialized at {self.at(binding.init_offset)}"
 
@@ -322,13 +327,20 @@ class Decider:
         where = self.at(write.start)
         if write.closure is not binding.closure:
             return f"reassigned at {where} inside {self.closure_label(write.closure)}"
+        written = f"reassigned at {where}"
+        if evaluated(write) is not None:
+            written = f"assigned at {where} by a block-level function declaration ({self.annex_b(binding)})"
         if write.effect > capturer.creation_offset:
             if write.start < capturer.creation_offset:
-                return (f"reassigned at {where}; the write takes effect after {self.closure_label(capturer)}, "
+                return (f"{written}; the write takes effect after {self.closure_label(capturer)}, "
                         "created in the value being assigned, captured it")
-            return f"reassigned at {where}, after {self.closure_label(capturer)} captured it"
-        return (f"reassigned at {where} in a loop that also creates {self.closure_label(capturer)}: "
+            return f"{written}, after {self.closure_label(capturer)} captured it"
+        return (f"{written} in a loop that also creates {self.closure_label(capturer)}: "
                 "the next iteration writes after this one's closure captured it")
+
+    @staticmethod
+    def annex_b(binding: Binding) -> str:
+        return f"sloppy mode: it also binds `{binding.name}` in the whole function"
 
     def aliased_reason(self, use: Reference, capturers: list[Closure]) -> str:
         return (f"the sloppy-mode `arguments` object, used at {self.at(use.start)}, aliases the parameters "

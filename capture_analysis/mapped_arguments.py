@@ -17,29 +17,26 @@ on, stored or spread, or made the receiver of a call (``arguments[0]()``
 runs with ``this`` bound to it).  An arrow has no ``arguments`` of its own:
 the one it names is its enclosing function's.
 
-Strict code has no mapping: a module (a file with ``import`` or ``export``,
-or a ``.mjs``/``.mts`` file), code under a ``"use strict"`` prologue, and
-class bodies.  A ``.js`` file that is a module only because of its
-``package.json`` counts as a script, which can only make a verdict more
-conservative.  The binder finds these facts once per file from the tree it
-walks (``mark``), and only for files that use ``arguments`` at all.
+Strict code (``strictness``) has no mapping.  Code that is strict for a
+reason the file does not show (a ``.js`` module by its ``package.json``, a
+TypeScript script compiled with ``alwaysStrict``) counts as sloppy here,
+which can only make a verdict more conservative.  The binder finds these
+facts once per file from the tree it walks (``mark``), and only for files
+that use ``arguments`` at all.
 """
 
 from __future__ import annotations
 
-from pathlib import PurePath
-
 import tree_sitter
 
 from .model import Closure, ClosureKind, Reference
+from .strictness import function_node, is_module, is_strict
 
 Node = tree_sitter.Node
 
 #: functions with their own ``arguments`` object (arrows see their parent's).
 OWNERS = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXPRESSION, ClosureKind.METHOD,
                     ClosureKind.GETTER, ClosureKind.SETTER})
-MODULE_SUFFIXES = frozenset({".mjs", ".mts"})
-MODULE_STATEMENTS = frozenset({"import_statement", "export_statement"})
 #: wrappers that leave an expression an assignment target: ``(arguments[0] as any) = 1``.
 WRAPPERS = frozenset({"parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression",
                       "type_assertion"})
@@ -86,45 +83,6 @@ def owner(ref: Reference) -> Closure | None:
     if closure is None or closure.kind not in OWNERS or closure.is_class_member:
         return None
     return closure
-
-
-def is_module(root: Node, data: bytes, path: str) -> bool:
-    """Module code is strict: a file with ``import``/``export``, a ``.mjs``/``.mts`` file, or a strict script."""
-    if PurePath(path).suffix.lower() in MODULE_SUFFIXES:
-        return True
-    statements = root.named_children
-    return any(s.type in MODULE_STATEMENTS for s in statements) or has_use_strict(statements, data)
-
-
-def is_strict(closure: Closure, root: Node, data: bytes) -> bool:
-    """Under a ``"use strict"`` prologue of its own or of a function around it, or inside a class."""
-    walk: Closure | None = closure
-    while walk is not None and not walk.is_module:
-        if walk.is_class_member:
-            return True
-        node = function_node(root, walk)
-        body = node.child_by_field_name("body") if node is not None else None
-        if body is not None and body.type == "statement_block" and has_use_strict(body.named_children, data):
-            return True
-        walk = walk.parent
-    return False
-
-
-def function_node(root: Node, closure: Closure) -> Node | None:
-    return root.descendant_for_byte_range(closure.start, closure.end)
-
-
-def has_use_strict(statements: list[Node], data: bytes) -> bool:
-    """A ``"use strict"`` directive among the leading string-literal statements (the prologue)."""
-    for statement in statements:
-        if statement.type == "comment":
-            continue
-        value = statement.named_children[0] if statement.named_child_count else None
-        if statement.type != "expression_statement" or value is None or value.type != "string":
-            return False
-        if data[value.start_byte + 1:value.end_byte - 1] == b"use strict":
-            return True
-    return False
 
 
 def simple_parameter_list(params: Node | None) -> bool:

@@ -136,6 +136,8 @@ class Scope:
     #: for a ``switch`` body: where each clause ends, in order. Control enters the body at any
     #: clause, so a declaration in one clause may be skipped by a run that starts at a later one.
     case_ends: tuple[int, ...] | None = None
+    #: for a function scope: the function declarations in its blocks (``block_functions``).
+    block_functions: list | None = field(default=None, repr=False)
 
     #: memo of ``instance_loop`` (``_UNKNOWN`` until computed).
     instance_memo: object = field(default_factory=lambda: _UNKNOWN, repr=False)

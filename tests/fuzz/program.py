@@ -534,7 +534,10 @@ class Program:
     vars: list[Var]
 
     def render(self, mode: Mode) -> str:
-        parts = [FnDecl(fn).render(mode, "") for fn in self.functions]
+        # The oracle runs the JavaScript as strict code: boxcheck is told so too, since sloppy mode
+        # would add bindings (a block-level function's function-wide ``var``, ``block_functions``).
+        parts = ['"use strict";'] if mode is TS else []
+        parts += [FnDecl(fn).render(mode, "") for fn in self.functions]
         for fn, args in self.calls:
             assert fn.name is not None
             call = f"{fn.name.name}({', '.join(a.render(mode) for a in args)})"

@@ -1,0 +1,105 @@
+"""A function declared in a block of sloppy-mode code also binds a function-level ``var`` (ECMAScript B.3.2.1).
+
+::
+
+    function f() {
+      const g = () => h;       // the function-level `h`, still undefined
+      { function h() {} }      // evaluating the declaration copies the block's `h` into it
+      return g;                // g() returns the function: `h` changed after `g` captured it
+    }
+
+So a function that is not strict gets, for each such declaration of ``h``
+(unless ``h`` is a parameter, or ``var h`` in the block would clash with a
+``let``, ``const``, ``class``, block-level function or destructured catch
+parameter of a scope around it):
+
+* a ``var h`` of its own, unless the body already declares one (a ``var``
+  or a function declaration), holding ``undefined`` from the body's start;
+* a write of that ``var`` where the declaration stands: it runs when the
+  block's statements reach it.
+
+Code inside the block still names the block's own ``h``, and
+``if (c) function h() {}`` is a declaration in a block of its own.
+
+Strictness is read from the file (``strictness``), which cannot tell a
+TypeScript script compiled with ``alwaysStrict``, or a ``.js`` module by its
+``package.json``.  There the ``var`` does not exist, and the names outside
+the block refer to an outer function's binding or a global.  So each
+reference the new ``var`` takes is also passed on, as it is, to the scope
+around the function: whichever reading holds, the binding it names sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .model import SAFE_USE, Binding, BindingKind, Reference, Scope, Use, UseKind
+
+#: what a function's own scope may already hold under the name: ``var h`` joins them.
+VAR_LIKE = (BindingKind.VAR, BindingKind.FUNCTION)
+
+
+@dataclass(slots=True)
+class BlockFunction:
+    """A function declaration in a block of ``function_scope``'s function."""
+
+    block: Scope
+    #: the declaration's own binding, in ``block``.
+    binding: Binding
+    #: where the declaration stands: its write to the ``var`` runs there.
+    statement: int
+
+
+def bind_vars(function_scope: Scope, declared: list[BlockFunction], pattern_catches: set[Scope],
+              bindings: list[Binding], references: list[Reference]) -> None:
+    """Add the ``var`` bindings and their writes, before ``function_scope`` resolves its references."""
+    closure = function_scope.closure
+    names: set[str] = set()
+    for block_function in declared:
+        block, own = block_function.block, block_function.binding
+        name, start, end = own.name, own.start, own.end
+        if name == "arguments" or clashes(block, function_scope, name, pattern_catches):
+            continue
+        var = function_scope.declarations.get(name)
+        if var is None:
+            var = Binding(name, BindingKind.VAR, function_scope, start, end, closure.body_start)
+            function_scope.declarations[name] = var
+            bindings.append(var)
+        # The declaration reads the block's binding and writes the ``var``: the function flows
+        # into the ``var`` (and escapes with it), and the ``var`` changes there.
+        read = Reference(name, start, end, block, closure, True, False, own, False, Use(UseKind.FLOW, "", var), start)
+        write = Reference(name, start, end, block, closure, False, True, var, True, SAFE_USE, block_function.statement)
+        own.references.append(read)
+        var.references.append(write)
+        references += (read, write)
+        names.add(name)
+    outer = function_scope.parent
+    if not names or outer is None:
+        return
+    parameters = function_scope.parameters
+    for ref in function_scope.pending:
+        if ref.name in names and not (parameters is not None and parameters[0] <= ref.start < parameters[1]):
+            passed = replace(ref)
+            outer.pending.append(passed)
+            references.append(passed)
+
+
+def evaluated(write: Reference) -> Binding | None:
+    """The block-level function whose declaration makes this write, if one does."""
+    declared = write.scope.declarations.get(write.name)
+    if declared is not None and declared.kind is BindingKind.FUNCTION and declared.start == write.start \
+            and write.binding is not declared:
+        return declared
+    return None
+
+
+def clashes(block: Scope, function_scope: Scope, name: str, pattern_catches: set[Scope]) -> bool:
+    """Would ``var name`` in ``block`` be an early error, or is ``name`` a parameter?"""
+    scope = block.parent
+    while scope is not None and scope is not function_scope:
+        existing = scope.declarations.get(name)
+        if existing is not None and (existing.kind is not BindingKind.CATCH or scope in pattern_catches):
+            return True
+        scope = scope.parent
+    existing = function_scope.declarations.get(name)
+    return existing is not None and existing.kind not in VAR_LIKE
