@@ -75,6 +75,7 @@ FUNCTION_NODES = frozenset(
     {"function_declaration", "generator_function_declaration", "function_expression",
      "function", "generator_function", "arrow_function", "method_definition"}
 )
+DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
 LOGICAL_OPS = frozenset({"&&", "||", "??"})
 
@@ -351,6 +352,14 @@ class Binder:
 
     def visit_condition_statement(self, node: Node, scope: Scope, use: Use) -> None:
         self.visit_all(node.named_children, scope, SAFE_USE)
+
+    def visit_if(self, node: Node, scope: Scope, use: Use) -> None:
+        """``if (c) function f() {}`` (sloppy mode): a bare clause's declaration is in a block of its own."""
+        for child in reversed(node.named_children):
+            if child.type in DECLARED_FUNCTIONS:
+                self.visit(child, self.open_scope(ScopeKind.BLOCK, child, scope), SAFE_USE)
+            else:
+                self.visit(child, scope, SAFE_USE)
 
     def visit_switch_case(self, node: Node, scope: Scope, use: Use) -> None:
         self.visit_all(node.named_children, scope, SAFE_USE)
@@ -756,8 +765,6 @@ class Binder:
         kind = self.closure_kind(node, ntype, words, name_node)
         is_declaration = kind is ClosureKind.FUNCTION_DECLARATION
         if is_declaration:
-            if node.parent is not None and node.parent.type in ("if_statement", "else_clause"):
-                scope = self.open_scope(ScopeKind.BLOCK, node, scope)  # ``if (c) function f() {}`` (sloppy)
             # Hoisted: created when its scope is entered, before any statement of it runs.
             creation = scope.closure.body_start if scope.kind is ScopeKind.FUNCTION else scope.start
             use = SAFE_USE
@@ -806,8 +813,8 @@ class Binder:
 
     def in_block(self, block: Scope, binding: Binding, statement: int) -> None:
         """A function declared in a block: sloppy code also gives its function a ``var`` (``block_functions``)."""
-        function_scope = self.function_scope(block)
-        if function_scope.kind is ScopeKind.FUNCTION:
+        function_scope = block.closure.scope
+        if function_scope is not None and function_scope.kind is ScopeKind.FUNCTION:
             if function_scope.block_functions is None:
                 function_scope.block_functions = []
             function_scope.block_functions.append(BlockFunction(block, binding, statement))
@@ -1142,7 +1149,8 @@ HANDLERS: dict[str, Callable[..., None]] = {
         "sequence_expression": Binder.visit_sequence,
         "object": Binder.visit_object,
         "pair": Binder.visit_pair,
-        "if_statement": Binder.visit_condition_statement,
+        "if_statement": Binder.visit_if,
+        "else_clause": Binder.visit_if,
         "switch_statement": Binder.visit_condition_statement,
         "switch_case": Binder.visit_switch_case,
         "with_statement": Binder.visit_with,

@@ -54,11 +54,12 @@ def bind_vars(function_scope: Scope, declared: list[BlockFunction], pattern_catc
               bindings: list[Binding], references: list[Reference]) -> None:
     """Add the ``var`` bindings and their writes, before ``function_scope`` resolves its references."""
     closure = function_scope.closure
+    lexical = lexical_scopes(function_scope, bindings, pattern_catches)
     names: set[str] = set()
     for block_function in declared:
         block, own = block_function.block, block_function.binding
         name, start, end = own.name, own.start, own.end
-        if name == "arguments" or clashes(block, function_scope, name, pattern_catches):
+        if name == "arguments" or clashes(block, function_scope, name, lexical.get(name, ())):
             continue
         var = function_scope.declarations.get(name)
         if var is None:
@@ -93,13 +94,34 @@ def evaluated(write: Reference) -> Binding | None:
     return None
 
 
-def clashes(block: Scope, function_scope: Scope, name: str, pattern_catches: set[Scope]) -> bool:
-    """Would ``var name`` in ``block`` be an early error, or is ``name`` a parameter?"""
-    scope = block.parent
-    while scope is not None and scope is not function_scope:
-        existing = scope.declarations.get(name)
-        if existing is not None and (existing.kind is not BindingKind.CATCH or scope in pattern_catches):
+def lexical_scopes(function_scope: Scope, bindings: list[Binding],
+                   pattern_catches: set[Scope]) -> dict[str, list[Scope]]:
+    """The scopes of the function, its own scope aside, that declare each name in a way ``var`` clashes with.
+
+    The walk declares a function's bindings (its nested functions' too) while it is inside the function,
+    so they are the last ones in ``bindings`` when its scope closes: one pass over them, however deep
+    the blocks nest (walking up from each block instead was quadratic in the depth).
+    """
+    closure = function_scope.closure
+    found: dict[str, list[Scope]] = {}
+    for binding in reversed(bindings):
+        if not function_scope.start <= binding.start < function_scope.end:
+            break
+        scope = binding.scope
+        if scope.closure is closure and scope is not function_scope and (
+                binding.kind is not BindingKind.CATCH or scope in pattern_catches):
+            found.setdefault(binding.name, []).append(scope)
+    return found
+
+
+def clashes(block: Scope, function_scope: Scope, name: str, lexical: list[Scope] | tuple[()]) -> bool:
+    """Would ``var name`` in ``block`` be an early error, or is ``name`` a parameter?
+
+    ``lexical``: the function's scopes that declare ``name`` (``lexical_scopes``); one that encloses the
+    block (spans nest, so enclosing is containing) holds a clashing declaration.
+    """
+    for scope in lexical:
+        if scope is not block and scope.start <= block.start and block.end <= scope.end:
             return True
-        scope = scope.parent
     existing = function_scope.declarations.get(name)
     return existing is not None and existing.kind not in VAR_LIKE

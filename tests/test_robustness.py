@@ -187,6 +187,17 @@ def test_ten_thousand_nested_blocks_with_captures():
     assert [(f.per_call, f.per_iteration) for f in analysis.functions if f.closure.name == "f"] == [(1, 0)]
 
 
+def test_ten_thousand_nested_blocks_declaring_functions_in_sloppy_code():
+    """Each block's function also binds a function-wide ``var`` (``block_functions``)."""
+    depth = 10_000
+    code = ("function f() { const g = () => h1; " + "".join(f"{{ function h{i}() {{}} " for i in range(depth))
+            + "}" * depth + " return [g, () => h0]; }\n")
+    analysis = analyze_text("blocks.js", code)
+    var = {d.binding.name: d.storage.value for d in analysis.decisions if d.binding.kind.value == "var"}
+    assert len(var) == depth
+    assert (var["h0"], var["h1"], var["h2"]) == ("value", "box", "local")
+
+
 def test_a_hundred_thousand_statement_function():
     lines = ["export function big() {", "  let acc = 0;"]
     for i in range(50_000):
