@@ -102,6 +102,16 @@ def test_oracle_sees_exactly_the_changes_after_capture(oracle, code, changed):
 
 
 @needs_node
+@pytest.mark.parametrize(("entry", "early"), [(0, False), (1, True)])
+def test_oracle_reports_a_capture_in_the_tdz_that_nothing_initializes_after(oracle, entry, early):
+    """Entered at `case 1`, the switch skips `let x`: the closure captures it uninitialized, for good."""
+    run = oracle.run(f"switch ({entry}) {{ case 0: let x = 1; case 1: keep(__c(() => x, [[1, () => x]], -1)); }}")
+    assert run.status is Status.OK, run.message
+    assert run.changed == {}
+    assert (1 in run.early) is early
+
+
+@needs_node
 def test_oracle_stops_a_runaway_program_and_keeps_what_it_saw(oracle):
     run = oracle.run("let x = 1; __c(() => x, [[1, () => x]], -1); __w(x = 2, [1]);"
                      "function f() { __tick(); f(); } f();")

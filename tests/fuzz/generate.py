@@ -31,6 +31,7 @@ from .program import (
     Binary,
     Block,
     BlockStmt,
+    Break,
     Call,
     Closure,
     Decl,
@@ -53,6 +54,7 @@ from .program import (
     Read,
     Return,
     Stmt,
+    Switch,
     Target,
     Try,
     Type,
@@ -303,7 +305,7 @@ class Generator:
         return self.num(scope, 1)
 
     def statement(self, scope: Scope, budget: int) -> list[Stmt]:
-        choice = self.int(0, 11) if budget > 0 else self.int(0, 4)
+        choice = self.int(0, 12) if budget > 0 else self.int(0, 4)
         if choice == 0:
             return [self.declaration(scope)]
         if choice == 1:
@@ -337,6 +339,8 @@ class Generator:
             return [self.try_catch(scope, budget)]
         if choice == 11:
             return [self.declaration(scope)]
+        if choice == 12:
+            return [self.switch(scope, budget)]
         return [self.declaration(scope)] if self.chance(50) else [ExprStmt(self.num(scope, 1))]
 
     def declaration(self, scope: Scope) -> Decl:
@@ -438,6 +442,23 @@ class Generator:
         self.refer(counter)
         body.stmts.insert(0, ExprStmt(Update(NameTarget(counter), "++", prefix=False)))
         return [Decl("let", [Declarator(NameTarget(counter), Lit("0"))]), While(counter, self.int(1, 3), body)]
+
+    def switch(self, scope: Scope, budget: int) -> Switch:
+        """All clauses share one scope: a later clause's code and closures see an earlier clause's bindings,
+        which a run that enters at the later clause never initializes (reading them there throws)."""
+        discriminant = self.num(scope, 1) if self.chance(50) else Lit(str(self.int(0, 2)))
+        body = Scope(scope)
+        count = self.int(1, 3)
+        clauses: list[tuple[int | None, list[Stmt]]] = []
+        for index in range(count):
+            label = None if index == count - 1 and self.chance(30) else index
+            stmts: list[Stmt] = []
+            for _ in range(self.int(0, max(0, min(budget - 1, 3)))):
+                stmts.extend(self.statement(body, budget - 1))
+            if self.chance(40):
+                stmts.append(Break())
+            clauses.append((label, stmts))
+        return Switch(discriminant, clauses)
 
     def try_catch(self, scope: Scope, budget: int) -> Try:
         body = self.block(scope, budget - 1)

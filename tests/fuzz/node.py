@@ -41,6 +41,8 @@ class Run:
     created: dict[int, int]
     #: binding index -> its first change after a capturing closure was created.
     changed: dict[int, Change]
+    #: bindings still in their TDZ when a closure that captures them was created.
+    early: frozenset[int] = frozenset()
 
 
 def node_path() -> str | None:
@@ -70,6 +72,7 @@ class NodeOracle:
             reply["message"],
             {int(k): v for k, v in reply["created"].items()},
             {int(k): Change(v["from"], v["to"]) for k, v in reply["changed"].items()},
+            frozenset(reply["early"]),
         )
 
     def close(self) -> None:

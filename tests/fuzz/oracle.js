@@ -6,7 +6,8 @@
 // line on stdin, {"id": n, "code": "..."}, runs the code in a fresh VM
 // context in strict mode, and writes one JSON line per request:
 // {"id", "status": "ok"|"budget"|"timeout"|"error", "message", "created":
-// {binding: closures created}, "changed": {binding: {from, to}}}.
+// {binding: closures created}, "changed": {binding: {from, to}}, "early":
+// [bindings in their TDZ when a capturing closure was created]}.
 //
 // The hooks the instrumented program calls (program.py prints them):
 //   __c(fn, [[k, () => x], ...], own)  a closure literal was created: snapshot
@@ -48,6 +49,7 @@ function runProgram(code) {
   let recordCount = 0;
   const created = Object.create(null);
   const changed = Object.create(null);
+  const early = Object.create(null); // binding -> true: a capturing closure was made while it was in its TDZ
   const kept = [];
   let frozen = false;
   let ticks = 0;
@@ -69,8 +71,10 @@ function runProgram(code) {
     if (recordCount > RECORDS) exhausted();
     for (const [k, getter] of pairs) {
       if (!records.has(k)) records.set(k, []);
-      records.get(k).push({ getter, value: k === own ? fn : read(getter) });
+      const value = k === own ? fn : read(getter);
+      records.get(k).push({ getter, value });
       created[k] = (created[k] || 0) + 1;
+      if (value === UNINITIALIZED) early[k] = true;
     }
   };
   // A write of binding k: compare each snapshot of k with the live binding it was taken from.
@@ -151,7 +155,7 @@ function runProgram(code) {
     }
   }
   if (frozen && status === "ok") status = "budget";
-  return { status, message, created, changed, ticks };
+  return { status, message, created, changed, early: Object.keys(early).map(Number), ticks };
 }
 
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -162,7 +166,8 @@ lines.on("line", (line) => {
   try {
     reply = { id: request.id, ...runProgram(request.code) };
   } catch (error) {
-    reply = { id: request.id, status: "error", message: String(error), created: {}, changed: {}, ticks: 0 };
+    reply = { id: request.id, status: "error", message: String(error), created: {}, changed: {}, early: [],
+      ticks: 0 };
   }
   process.stdout.write(JSON.stringify(reply) + "\n");
 });

@@ -461,6 +461,33 @@ class Try(Stmt):
 
 
 @dataclass(eq=False)
+class Switch(Stmt):
+    """``switch (d) { case 0: ... default: ... }``: one scope for all clauses, entered at any of them.
+
+    A run that enters below a clause skips its declarations: a closure made there captures them in their TDZ.
+    """
+
+    discriminant: Expr
+    #: (label, statements); label None is ``default``.
+    clauses: list[tuple[int | None, list[Stmt]]]
+
+    def render(self, mode: Mode, indent: str) -> str:
+        inner = indent + "  "
+        lines = [f"{indent}switch ({self.discriminant.render(mode)}) {{"]
+        for label, stmts in self.clauses:
+            lines.append(f"{inner}{'default' if label is None else f'case {label}'}:")
+            lines.extend(stmt.render(mode, inner + "  ") for stmt in stmts)
+        lines.append(f"{indent}}}")
+        return "\n".join(lines)
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    def render(self, mode: Mode, indent: str) -> str:
+        return f"{indent}break;"
+
+
+@dataclass(eq=False)
 class Return(Stmt):
     value: Expr | None
 

@@ -9,8 +9,11 @@ For every binding the generator declared inside a function:
   that closure was created would be stale).
 
 The second rule is DESIGN 2.1 read at run time: a change is a write or an
-initialization that happened after a capturing closure existed.  It can
-only refute ``value``, never prove it: a run explores one path.
+initialization that happened after a capturing closure existed.  A binding
+still in its TDZ when a capturing closure was created refutes ``value`` too,
+even if it is never initialized after (DESIGN 2.1, 1: a ``switch`` entered
+below its declaration).  These can only refute ``value``, never prove it: a
+run explores one path.
 """
 
 from __future__ import annotations
@@ -89,6 +92,9 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
             names = ", ".join(c.name.name if c.name else c.kind.value for c in var.capturers)
             problems.append(Problem(var.name, storage.value, f"closures refer to it ({names})"))
         change = run.changed.get(var.index)
+        if change is None and var.index in run.early and storage is Storage.VALUE:
+            problems.append(Problem(var.name, storage.value, "a closure that captures it was created while it "
+                                                             "was uninitialized (its TDZ), and it never changed"))
         if change is not None and storage is Storage.VALUE:
             problem = Problem(var.name, storage.value, f"it changed from {change.before} to {change.after} "
                                                        "after a closure that captures it was created")
