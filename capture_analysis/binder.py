@@ -854,7 +854,8 @@ class Binder:
             self.declare(name_node, BindingKind.CLASS, scope, node.end_byte)
         class_scope = self.open_scope(ScopeKind.CLASS, node, scope)
         if name_node is not None and body is not None:
-            self.declare(name_node, BindingKind.CLASS_NAME, class_scope, body.start_byte)
+            # Bound once every element is defined (ES2022 ClassDefinitionEvaluation): at the class's end.
+            self.declare(name_node, BindingKind.CLASS_NAME, class_scope, node.end_byte)
         if body is not None:
             self.class_members(body, class_scope)
         for child in reversed(node.named_children):

@@ -48,9 +48,14 @@ be written through (``mapped_arguments``) may be written at any time, so it
 is never ``value`` once captured.
 
 Exceptions that stay ``value``: a ``const``/``let`` whose initializer is the
-capturing closure literal itself (the slot is back-patched), and function
+capturing closure literal itself (the slot is back-patched), function
 declarations of one scope referring to each other (they are instantiated
-together; their creation offsets are equal, so the rule above covers them).
+together; their creation offsets are equal, so the rule above covers them),
+and a class's own name captured by the class's elements (bound once they are
+all defined, before any can run).  Other early captures: a closure in a
+later ``case`` clause than a declaration of the ``switch`` body (a run may
+enter below the declaration), and one in a class's computed key or
+``extends`` clause that names the class.
 """
 
 from __future__ import annotations
@@ -66,6 +71,10 @@ from .source import SourceFile
 
 if TYPE_CHECKING:
     from .allocations import Site
+
+#: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
+CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
+                            ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK})
 
 
 @dataclass(slots=True)
@@ -138,8 +147,14 @@ class Decider:
             decision.evidence.append(Step(aliased.start, why))
         elif early is None and late is None:
             decision.storage = Storage.VALUE
-            decision.reason = (f"captured by {self.closure_list(capturers)}; initialized before capture "
-                               f"and {'never written after' if writes else 'never reassigned'}: copied by value")
+            never = "never written after" if writes else "never reassigned"
+            if binding.kind is BindingKind.CLASS_NAME:
+                decision.reason = (f"captured by {self.closure_list(capturers)}, elements of the class, which are "
+                                   "created before its own name is bound but cannot run before; "
+                                   f"{never}: copied by value (the copies are back-patched)")
+            else:
+                decision.reason = (f"captured by {self.closure_list(capturers)}; initialized before capture "
+                                   f"and {never}: copied by value")
             return decision
         elif early is not None:
             decision.early_capture = early
@@ -192,10 +207,19 @@ class Decider:
         for capturer in capturers:
             if capturer is binding.init_closure:
                 continue  # ``const f = () => f()``: the closure's own slot is back-patched
+            if self.element_of(capturer, binding):
+                continue  # ``class C { m() { return C } }``: no element runs before ``C`` is bound
             offset = capturer.creation_offset
             if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
                 return capturer
         return None
+
+    @staticmethod
+    def element_of(closure: Closure, binding: Binding) -> bool:
+        """Is ``closure`` an element (method, accessor, field initializer, static block) of the class whose own
+        name ``binding`` is?  Elements are created before the name is bound, and none can run before it is."""
+        return (binding.kind is BindingKind.CLASS_NAME and closure.kind in CLASS_ELEMENTS and closure.is_class_member
+                and binding.scope.start <= closure.start < binding.scope.end)
 
     @staticmethod
     def case_end(binding: Binding) -> int | None:
@@ -304,7 +328,9 @@ class Decider:
     def early_reason(self, binding: Binding, closure: Closure, initializer: Reference | None = None) -> str:
         """``initializer``: for a ``var``, the write that gives it its first value."""
         label = self.closure_label(closure)
-        if closure.kind is ClosureKind.FUNCTION_DECLARATION:
+        if binding.kind is BindingKind.CLASS_NAME:
+            how = "created while the class is defined, before its own name is bound"
+        elif closure.kind is ClosureKind.FUNCTION_DECLARATION:
             how = "a hoisted function declaration, created when its scope is entered"
         elif binding.kind is BindingKind.PARAM:
             how = "created in a parameter default, before this parameter is bound"

@@ -180,7 +180,8 @@ CAPTURED_BEFORE_INIT = _rule(
     "a closure created earlier in the code, a default parameter that refers to a later parameter, a "
     "closure inside the binding's own initializer that is not the initializer itself, or a closure in a later "
     "`case` clause of the `switch` whose clause declares the binding (a run that enters at that clause skips "
-    "the declaration). A by-value copy made "
+    "the declaration), or a closure in a class's computed key or `extends` clause that refers to the class's "
+    "own name (bound only once the class is defined). A by-value copy made "
     "when the closure is created would miss the initialization, so the binding needs a shared slot. The "
     "message names that closure and says why it runs first.",
     "This is the one case where the rule \"never-reassigned bindings need no box\" does not apply (the other "
