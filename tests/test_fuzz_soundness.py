@@ -87,6 +87,11 @@ ORACLE_CASES = {
         True),
     "a hoisted declaration sees a later let": (
         "{ __r([[1, () => x]]); function g() { return x; } let x = 1; }", True),
+    "a class element sees a write after the class is defined": (
+        "let x = 1; const k = (class { static { __r([[1, () => x]]); } m() { return x; } }); __w(x = 2, [1]);",
+        True),
+    "a static initializer runs after the elements exist": (
+        "let x = 1; const k = (class { static { __r([[1, () => x]]); } static s = __w(x = 2, [1]); });", True),
     "another activation's write": (
         "function f(w) { let x = 1; if (w) __w(x = 2, [1]); else keep(__c(() => x, [[1, () => x]], -1)); }"
         " f(false); f(true);", False),

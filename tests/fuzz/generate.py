@@ -33,6 +33,7 @@ from .program import (
     BlockStmt,
     Break,
     Call,
+    ClassLit,
     Closure,
     Decl,
     Declarator,
@@ -47,12 +48,14 @@ from .program import (
     If,
     Lit,
     NameTarget,
+    New,
     ObjectLit,
     ObjectTarget,
     Param,
     Program,
     Read,
     Return,
+    STATIC_ELEMENTS,
     Stmt,
     Switch,
     Target,
@@ -111,6 +114,8 @@ class Generator:
         self.var_scope: Scope | None = None
         self.fn: Fn | None = None
         self.pending: list[Pending] = []
+        #: a class binding -> the names of its class's methods.
+        self.methods: dict[Var, list[str]] = {}
 
     # -- choices (0 is the simplest, which is where shrinking goes) ----------------------
 
@@ -185,7 +190,7 @@ class Generator:
     # -- expressions -------------------------------------------------------------------
 
     def num(self, scope: Scope, depth: int) -> Expr:
-        choice = self.int(0, 6) if depth > 0 else self.int(0, 1)
+        choice = self.int(0, 7) if depth > 0 else self.int(0, 1)
         if choice == 1:
             candidates = self.visible(scope, Type.NUM)
             if candidates:
@@ -204,6 +209,12 @@ class Generator:
             return Call(self.closure(scope, FnKind.ARROW if self.chance(60) else FnKind.EXPRESSION), [])
         if choice == 6:
             return Call(Lit("keep"), [self.fn_value(scope, depth - 1)])
+        if choice == 7:
+            classes = self.visible(scope, Type.CLASS)
+            if classes:
+                cls = self.pick(classes)
+                methods = self.methods.get(cls) or [None]
+                return New(self.read(cls), self.pick(methods), self.args(scope, depth - 1))
         return Lit(str(self.int(0, 5)))
 
     def args(self, scope: Scope, depth: int) -> list[Expr]:
@@ -236,6 +247,23 @@ class Generator:
             count += 1
             fn = fn.parent
         return count
+
+    def class_lit(self, scope: Scope) -> tuple[ClassLit, list[str]]:
+        """An anonymous class; its elements' bodies, like closures', are generated once the creator's is done.
+
+        Static elements run while the class is defined, before the binding it initializes is: they see
+        only what is visible now (``frozen``), not what is declared after.
+        """
+        frozen = Scope(None, self.visible(scope))
+        elements: list[Fn] = []
+        for _ in range(self.int(1, 3)):
+            kind = self.pick((FnKind.METHOD, FnKind.FIELD, FnKind.STATIC_BLOCK, FnKind.STATIC_FIELD))
+            fn = Fn(kind, self.fn, label=f"{kind.value[0]}{self.counter}")
+            self.counter += 1
+            expression_body = kind in (FnKind.FIELD, FnKind.STATIC_FIELD)
+            self.pending.append(Pending(fn, frozen if kind in STATIC_ELEMENTS else scope, expression_body))
+            elements.append(fn)
+        return ClassLit(elements), [fn.label for fn in elements if fn.kind is FnKind.METHOD]
 
     def closure(self, scope: Scope, kind: FnKind, initializes: Var | None = None) -> Closure:
         fn = Fn(kind, self.fn, initializes=initializes)
@@ -290,7 +318,8 @@ class Generator:
             stmts.extend(self.statement(scope, budget - 1))
         for fn in hoisted:
             stmts.insert(self.int(0, len(stmts)), FnDecl(fn))
-        if self.chance(15 if function_body is None else 40):
+        returns = self.fn is None or self.fn.kind is not FnKind.STATIC_BLOCK  # no ``return`` in a static block
+        if returns and self.chance(15 if function_body is None else 40):
             stmts.append(Return(self.return_value(scope)))
         return Block(stmts)
 
@@ -348,7 +377,13 @@ class Generator:
         kind = {"let": VarKind.LET, "const": VarKind.CONST, "var": VarKind.VAR}[keyword]
         declarators: list[Declarator] = []
         for _ in range(self.int(1, 2)):
-            shape = self.int(0, 3)
+            shape = self.int(0, 4)
+            if shape == 4 and kind is not VarKind.VAR and self.can_nest():
+                literal, methods = self.class_lit(scope)
+                var = self.declare("k", kind, Type.CLASS, scope)
+                self.methods[var] = methods
+                declarators.append(Declarator(NameTarget(var), literal))
+                continue
             if shape == 2:
                 declarators.append(self.array_declarator(kind, scope))
                 continue
@@ -502,7 +537,8 @@ class Generator:
             fn.name = self.new_var("n", VarKind.FUNCTION_NAME, Type.FN, name_scope, fn)
             outer = name_scope
         param_scope = Scope(outer)
-        self.params(fn, param_scope)
+        if fn.kind in (FnKind.DECLARATION, FnKind.ARROW, FnKind.EXPRESSION, FnKind.METHOD):
+            self.params(fn, param_scope)
         body_scope = Scope(param_scope)
         self.var_scope = body_scope
         if expression_body:

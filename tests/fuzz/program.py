@@ -32,6 +32,8 @@ TS, JS = Mode.TS, Mode.JS
 class Type(enum.Enum):
     NUM = "num"
     FN = "fn"
+    #: a class: only ever constructed (``New``).
+    CLASS = "class"
 
 
 class VarKind(enum.Enum):
@@ -66,6 +68,15 @@ class FnKind(enum.Enum):
     DECLARATION = "declaration"
     ARROW = "arrow"
     EXPRESSION = "expression"
+    #: elements of a class expression (``ClassLit``): created when the class is, run later or at once.
+    METHOD = "method"
+    FIELD = "field"
+    STATIC_FIELD = "static-field"
+    STATIC_BLOCK = "static-block"
+
+
+#: class elements that run while the class is defined, before the binding it initializes is.
+STATIC_ELEMENTS = (FnKind.STATIC_FIELD, FnKind.STATIC_BLOCK)
 
 
 @dataclass(eq=False)
@@ -81,6 +92,8 @@ class Fn:
     captures: list[Var] = field(default_factory=list)
     #: the ``const``/``let`` this literal initializes directly (DESIGN 2.1 (a): its own slot is back-patched).
     initializes: Var | None = None
+    #: a class element's name (``m3``, ``f4``).
+    label: str = ""
 
     def capture(self, var: Var) -> None:
         if var not in self.captures:
@@ -179,6 +192,41 @@ class ObjectLit(Expr):
 
     def render(self, mode: Mode) -> str:
         return "({" + ", ".join(f"{k}: {v.render(mode)}" for k, v in self.props) + "})"
+
+
+@dataclass(eq=False)
+class ClassLit(Expr):
+    """An anonymous class expression whose elements (``FnKind.METHOD`` ...) capture like closures.
+
+    Every element is created when the class is defined, before static code runs; so the JavaScript
+    print snapshots what they capture in a first static block, which runs once they all exist.
+    (Elements never name the class: an anonymous class has no inner name of its own.)
+    """
+
+    elements: list[Fn]
+
+    def render(self, mode: Mode) -> str:
+        parts = []
+        captured = [v for fn in self.elements for v in fn.captures]
+        if mode is JS and captured:
+            parts.append(f"static {{ __r({snapshot_pairs(captured)}); }}")
+        parts.extend(render_element(fn, mode) for fn in self.elements)
+        return "(class { " + " ".join(parts) + " })"
+
+
+@dataclass(eq=False)
+class New(Expr):
+    """``new C().m(args)``, or ``new C(args)`` without ``method``."""
+
+    cls: Expr
+    method: str | None
+    args: list[Expr]
+
+    def render(self, mode: Mode) -> str:
+        args = ", ".join(a.render(mode) for a in self.args)
+        if self.method is None:
+            return f"(new {self.cls.render(mode)}({args}))"
+        return f"new {self.cls.render(mode)}().{self.method}({args})"
 
 
 @dataclass(eq=False)
@@ -532,6 +580,21 @@ class Param:
         if self.default is not None:
             text += f" = {self.default.render(mode)}"
         return text
+
+
+def render_element(fn: Fn, mode: Mode) -> str:
+    """A class element; its name is ``fn.label``."""
+    if fn.kind is FnKind.METHOD:
+        return fn.label + render_function(fn, mode).removeprefix("function")
+    if fn.kind is FnKind.STATIC_BLOCK:
+        assert isinstance(fn.body, Block)
+        return "static " + fn.body.render(mode, "", ["__tick();"] if mode is JS else [])
+    assert fn.body is not None and not isinstance(fn.body, Block)
+    value = fn.body.render(mode)
+    if mode is JS:
+        value = f"(__tick(), {value})"
+    static = "static " if fn.kind is FnKind.STATIC_FIELD else ""
+    return f"{static}{fn.label} = {value};"
 
 
 def render_function(fn: Fn, mode: Mode, indent: str = "") -> str:
