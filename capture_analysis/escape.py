@@ -12,7 +12,10 @@ says "the value of ``u`` may flow into ``v``":
   it is used in any of the escaping positions above, and into every closure
   that captures it (``b -> g``: if ``g`` escapes, so does what ``b`` holds);
 * calling a value (``f()``, an IIFE, ``f?.()``, ``f.call(o)``) and dropping
-  it are not flows.
+  it are not flows;
+* an async function or a generator always flows into ``ESCAPE``: a call
+  starts an activation that a pending ``await`` or the returned generator
+  object keeps alive after the caller returned, closure and captures too.
 
 Only the part of the graph that some closure reaches is kept: every question
 (does it escape, through what, what does it reach) starts at a closure.
@@ -35,6 +38,8 @@ if TYPE_CHECKING:
     import networkx as nx
 
 ESCAPE = "ESCAPE"
+ASYNC = "an async function, whose calls may resume after the caller returned"
+GENERATOR = "a generator, whose calls live on in the generator objects they return"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +158,10 @@ class EscapeGraph:
             self._edge(closure, ESCAPE, closure.start, use.why)
         elif use.kind is UseKind.FLOW:
             self._flow(closure, closure.parent, use.target, closure.start)
+        if closure.is_async or closure.is_generator:
+            # Even a call that never lets the closure go starts an activation that outlives the caller:
+            # suspended at an ``await``, or held by the generator object the call returns.
+            self._edge(closure, ESCAPE, closure.start, ASYNC if closure.is_async else GENERATOR)
 
     def _flow(self, source: object, activation: Closure | None, target: object, offset: int) -> None:
         binding = self._flow_target(target)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 from capture_analysis.escape import ESCAPE, EscapeGraph
@@ -304,3 +307,42 @@ def test_closure_kept_in_an_outer_local_across_iterations_is_not_stack():
     decision = next(d for d in result.decisions if d.binding.name == "local")
     assert decision.storage.value == "box"
     assert "outlives the loop iteration" in decision.reason
+
+
+# -- calls that outlive their caller -----------------------------------------------------
+
+
+ASYNC_WRITER = """
+function start(log) {
+  let done = false;
+  (async () => { await null; done = true; log.push("written"); })();
+  log.push("returned");
+  return () => done;
+}
+"""
+GENERATOR_READER = """
+function start(log) {
+  let next = 0;
+  const items = (function* () { log.push("read " + next); yield next; })();
+  next = 1;
+  log.push("returned");
+  return items;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the order is checked in Node.js")
+@pytest.mark.parametrize(("code", "run", "order", "name"), [
+    (ASYNC_WRITER, "const get = start(log); setTimeout(() => { log.push(String(get())); done(); });",
+     "returned,written,true", "done"),
+    (GENERATOR_READER, "start(log).next(); done();", "returned,read 1", "next"),
+])
+def test_an_async_or_generator_call_runs_after_its_caller_returned(code, run, order, name):
+    """Node shows the closure's body touching the binding after its creator returned, although the
+    closure is only called: so the binding cannot live in the creator's frame (`stack`)."""
+    script = f"const log = [];\nconst done = () => process.stdout.write(log.join(','));\n{code}\n{run}\n"
+    ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    assert ran.stdout == order
+    assert storages(code, "script.js")[name] == "box"
+    reason = next(d.reason for d in analyze(code, "script.js").decisions if d.binding.name == name)
+    assert "an async function" in reason or "a generator" in reason
