@@ -116,6 +116,12 @@ def _escape(why: str) -> Use:
     return Use(UseKind.ESCAPE, why)
 
 
+#: a function reachable from what it makes or exposes: its ``prototype`` object's ``constructor`` is itself.
+CONSTRUCTED_USE = _escape("constructed with `new`, whose object reaches it through its prototype")
+PROTOTYPE_USE = _escape("its `prototype` read, whose `constructor` is itself")
+PATTERN_USE = _escape("destructured by an object pattern, which may read its `prototype`")
+
+
 class Binder:
     """Builds a ``FileModel`` from a parsed tree.  Use once."""
 
@@ -146,6 +152,7 @@ class Binder:
         self.names_arguments = False
         self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
         self.block_kind = tree.language.id_for_node_kind("statement_block", True)
+        self.new_kind = tree.language.id_for_node_kind("new_expression", True)
         self.fields = field_ids(tree.language)
         #: catch clauses whose parameter is a pattern: a ``var`` of the same name in them is an error.
         self.pattern_catches: set[Scope] = set()
@@ -466,22 +473,30 @@ class Binder:
             if bare.type == "identifier" and self.name_of(bare) == "eval":
                 ref = self.reference(bare, scope, read=True, write=False, use=CALLEE_USE)
                 self.eval_calls.append((ref, scope))
+            elif node.kind_id == self.new_kind:
+                # ``new F()``: the object's prototype is ``F.prototype``, whose ``constructor`` is ``F``.
+                self.visit(callee, scope, CONSTRUCTED_USE)
             else:
                 self.visit(callee, scope, CALLEE_USE)
 
     def visit_member(self, node: Node, scope: Scope, use: Use) -> None:
         obj = node.child_by_field_id(self.fields.object)
+        prop = node.child_by_field_id(self.fields.property)
+        name = self.text(prop) if prop is not None else ""
         if use.kind is UseKind.CALLEE:
-            prop = node.child_by_field_id(self.fields.property)
-            name = self.text(prop) if prop is not None else ""
             inner = CALLEE_USE if name in ("call", "apply") else _escape(f"receiver of `.{name}()`")
+        elif name == "prototype":
+            inner = PROTOTYPE_USE  # ``F.prototype.constructor`` is ``F``
         else:
             inner = SAFE_USE
         self.visit(obj, scope, inner)
 
     def visit_subscript(self, node: Node, scope: Scope, use: Use) -> None:
         self.visit(node.child_by_field_id(self.fields.index), scope, SAFE_USE)
-        inner = _escape("receiver of a computed method call") if use.kind is UseKind.CALLEE else SAFE_USE
+        if use.kind is UseKind.CALLEE:
+            inner = _escape("receiver of a computed method call")
+        else:
+            inner = _escape("read with a computed key, which may be its `prototype`")
         self.visit(node.child_by_field_id(self.fields.object), scope, inner)
 
     # -- writes -----------------------------------------------------------------------
@@ -510,8 +525,10 @@ class Binder:
             if prop is not None and right is not None:
                 self.name_literal(right, self.text(prop))
             right_use = _escape("stored into a property")
+        elif target.type == "object_pattern":
+            right_use = PATTERN_USE
         else:
-            right_use = SAFE_USE  # destructuring reads properties of the value
+            right_use = SAFE_USE  # ``[a, b] = v`` iterates the value: a function is not iterable
         self.visit(right, scope, right_use if use.kind is UseKind.SAFE else _escape("assigned, and used"))
         self.later_write(left, scope, False, node.end_byte - 1)
 
@@ -617,7 +634,7 @@ class Binder:
             target = scope
             init_offset = node.end_byte
         if name.type != "identifier":
-            self.visit(value, scope, SAFE_USE)
+            self.visit(value, scope, PATTERN_USE if name.type == "object_pattern" else SAFE_USE)
             self.later_declare(name, target, kind, init_offset, loop, scope,
                                node.end_byte - 1 if value is not None else None)
             return

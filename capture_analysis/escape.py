@@ -7,7 +7,9 @@ says "the value of ``u`` may flow into ``v``":
   (``const f = () => ...``, ``g = f``), or into ``ESCAPE`` when it is returned,
   thrown, yielded, passed to a call or ``new``, stored in an object, array,
   property or class field, exported, or assigned to a binding of another
-  activation;
+  activation, or when it is constructed with ``new``, has its ``prototype``
+  read (by name, by a computed key or by an object pattern): that object's
+  ``constructor`` is the function itself;
 * a binding flows into another binding it is copied to, into ``ESCAPE`` when
   it is used in any of the escaping positions above, and into every closure
   that captures it (``b -> g``: if ``g`` escapes, so does what ``b`` holds);
