@@ -10,11 +10,14 @@ says "the value of ``u`` may flow into ``v``":
   activation, or when it is constructed with ``new``, has its ``prototype``
   read (by name, by a computed key or by an object pattern): that object's
   ``constructor`` is the function itself;
+* a named function expression flows into its own name (``function G() { return G }``);
 * a binding flows into another binding it is copied to, into ``ESCAPE`` when
   it is used in any of the escaping positions above, and into every closure
   that captures it (``b -> g``: if ``g`` escapes, so does what ``b`` holds);
 * calling a value (``f()``, an IIFE, ``f?.()``, ``f.call(o)``) and dropping
   it are not flows;
+* a sloppy-mode function whose ``arguments.callee`` may be handed out
+  (``mapped_arguments``) flows into ``ESCAPE``;
 * an async function or a generator always flows into ``ESCAPE``: a call
   starts an activation that a pending ``await`` or the returned generator
   object keeps alive after the caller returned, closure and captures too.
@@ -34,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .model import Binding, Closure, FileModel, Reference, UseKind
+from .model import Binding, BindingKind, Closure, FileModel, Reference, UseKind
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
 ESCAPE = "ESCAPE"
 ASYNC = "an async function, whose calls may resume after the caller returned"
 GENERATOR = "a generator, whose calls live on in the generator objects they return"
+CALLEE = "handed out as `arguments.callee`"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,9 @@ class EscapeGraph:
             for binding in model.bindings:
                 if binding.exported:
                     self._edge(binding, ESCAPE, binding.start, "exported")
+                elif binding.kind is BindingKind.FUNCTION_NAME and binding.init_closure is not None:
+                    # ``function G() { return G }``: the function is its own name's value.
+                    self._edge(binding.init_closure, binding, binding.start, f"named `{binding.name}` inside itself")
             kept = self._reachable_from_closures()
             graph = nx.DiGraph()
             graph.add_nodes_from(node for node in self._nodes if node in kept)
@@ -160,6 +167,8 @@ class EscapeGraph:
             self._edge(closure, ESCAPE, closure.start, use.why)
         elif use.kind is UseKind.FLOW:
             self._flow(closure, closure.parent, use.target, closure.start)
+        if closure.arguments_callee is not None:
+            self._edge(closure, ESCAPE, closure.arguments_callee.start, CALLEE)
         if closure.is_async or closure.is_generator:
             # Even a call that never lets the closure go starts an activation that outlives the caller:
             # suspended at an ``await``, or held by the generator object the call returns.

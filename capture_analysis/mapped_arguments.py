@@ -11,7 +11,10 @@ so does any code the object is handed to::
     }
 
 A use that only reads a property or an element (``arguments.length``,
-``x = arguments[0]``) writes nothing.  Every other use may write any
+``x = arguments[0]``) writes nothing.  A mapped ``arguments`` object also has
+``callee``, the function itself: a use that may hand that out (the object
+given away, ``arguments.callee`` or ``arguments[k]`` read as a value) makes
+the function escape (``escape.py``).  Every other use may write any
 parameter, then or later: an element assigned or updated, the object passed
 on, stored or spread, or made the receiver of a call (``arguments[0]()``
 runs with ``this`` bound to it).  An arrow has no ``arguments`` of its own:
@@ -71,8 +74,9 @@ def mark(references: list[Reference], root: Node, data: bytes, path: str) -> Non
         if not simple_parameter_list(params) or is_strict(closure, root, data):
             continue
         closure.arguments_uses = uses
-        closure.arguments_write = next(
-            (use for use in uses if may_write(root.descendant_for_byte_range(use.start, use.end))), None)
+        nodes = [root.descendant_for_byte_range(use.start, use.end) for use in uses]
+        closure.arguments_write = next((use for use, node in zip(uses, nodes) if may_write(node)), None)
+        closure.arguments_callee = next((use for use, node in zip(uses, nodes) if may_hand_out_callee(node)), None)
 
 
 def owner(ref: Reference) -> Closure | None:
@@ -110,6 +114,24 @@ def may_write(node: Node | None) -> bool:
     if parent.type == "subscript_expression" and parent.child_by_field_name("object") == node:
         return is_callee(parent) or is_target(parent)
     return True
+
+
+def may_hand_out_callee(node: Node | None) -> bool:
+    """Can this use give away ``arguments.callee``, the function itself, beyond a call of it?
+
+    The object given away (``may_write``) carries it; so does ``arguments.callee`` or
+    ``arguments[k]`` read as a value (``k`` may be ``"callee"``); an element read by a number
+    literal, ``arguments.length`` and a call through either do not.
+    """
+    if may_write(node):
+        return True
+    assert node is not None and node.parent is not None
+    parent = node.parent
+    if parent.type == "member_expression":
+        prop = parent.child_by_field_name("property")
+        return prop is not None and prop.text == b"callee" and not is_callee(parent)
+    index = parent.child_by_field_name("index")
+    return not (index is not None and index.type == "number") and not is_callee(parent)
 
 
 def outermost(node: Node) -> Node:

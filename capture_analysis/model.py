@@ -248,6 +248,8 @@ class Closure:
     #: parameters): its uses of it, and the first that may write the parameters (``mapped_arguments``).
     arguments_uses: list[Reference] = field(default_factory=list, repr=False)
     arguments_write: Reference | None = field(default=None, repr=False)
+    #: the first use that may hand out ``arguments.callee``, the function itself (``mapped_arguments``).
+    arguments_callee: Reference | None = field(default=None, repr=False)
 
     @property
     def is_module(self) -> bool:

@@ -400,3 +400,13 @@ def test_a_function_leaks_through_its_prototype(code, run):
     ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
     assert ran.stdout == "2"
     assert storages(code, "script.js")["x"] == "box"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the leak is checked in Node.js")
+def test_a_named_function_expression_that_returns_itself_escapes():
+    code = ("function make() {\n  let x = 1;\n  const F = function G() { return [x, G]; };\n  const h = F()[1];\n"
+            "  x = 2;\n  return h;\n}\n")
+    ran = subprocess.run(["node", "-e", code + "process.stdout.write(String(make()()[0]));"], capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert ran.stdout == "2"
+    assert storages(code, "script.js")["x"] == "box"

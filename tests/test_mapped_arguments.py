@@ -100,3 +100,35 @@ def test_a_function_whose_node_is_not_found_counts_as_mapped(monkeypatch):
     """The cautious side: without its node, a function's strictness and parameters are unknown."""
     monkeypatch.setattr(mapped_arguments, "function_node", lambda root, closure: None)
     assert storages(script(WRITING["handed-on"]), "script.js")["x"] == "box"
+
+
+#: uses of a sloppy function's ``arguments`` that hand out the function itself (``arguments.callee``).
+HANDING_OUT_CALLEE = {
+    "callee-returned": "return arguments.callee;",
+    "callee-stored": "const me = arguments.callee; return me;",
+    "computed-key": "return arguments['cal' + 'lee'];",
+    "object-returned": "return arguments;",
+}
+
+
+@needs_node
+@pytest.mark.parametrize("form", sorted(HANDING_OUT_CALLEE))
+def test_a_function_handed_out_as_arguments_callee_escapes(form):
+    """Node calls the function again after its creator returned, through what the first call handed
+    out: a binding it writes cannot stay in the creator's frame."""
+    use = HANDING_OUT_CALLEE[form]
+    code = (f"function make() {{\n  let n = 0;\n  const step = function () {{ n++; {use} }};\n  const out = step();\n"
+            "  return out;\n}\nconst out = make();\nconst again = typeof out === 'function' ? out : out.callee;\n"
+            "const got = String(again() && 'called');\n")
+    assert run_in_node(code) == "called"
+    assert storages(code, "script.js")["n"] == "box", form
+
+
+@needs_node
+def test_reading_an_element_or_the_length_hands_out_nothing():
+    """(Calling ``arguments.callee(...)`` makes the object the receiver of a call, which may hand out
+    anything: that counts, cautiously, as handing out ``callee``.)"""
+    code = ("function make() {\n  let n = 0;\n  const step = function (k) { n++;"
+            " return arguments[0] + arguments.length; };\n  step(2);\n  return n;\n}\nconst got = String(make());\n")
+    assert run_in_node(code) == "1"
+    assert storages(code, "script.js")["n"] == "stack"
