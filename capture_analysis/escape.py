@@ -17,7 +17,8 @@ says "the value of ``u`` may flow into ``v``":
 * calling a value (``f()``, an IIFE, ``f?.()``, ``f.call(o)``) and dropping
   it are not flows;
 * a sloppy-mode function whose ``arguments.callee`` may be handed out
-  (``mapped_arguments``) flows into ``ESCAPE``;
+  (``mapped_arguments``) flows into ``ESCAPE``, and so do its parameters when
+  its ``arguments`` object may read their values out;
 * an async function or a generator always flows into ``ESCAPE``: a call
   starts an activation that a pending ``await`` or the returned generator
   object keeps alive after the caller returned, closure and captures too.
@@ -46,6 +47,7 @@ ESCAPE = "ESCAPE"
 ASYNC = "an async function, whose calls may resume after the caller returned"
 GENERATOR = "a generator, whose calls live on in the generator objects they return"
 CALLEE = "handed out as `arguments.callee`"
+EXPOSED = "readable through the function's `arguments` object"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,12 @@ class EscapeGraph:
             self._flow(closure, closure.parent, use.target, closure.start)
         if closure.arguments_callee is not None:
             self._edge(closure, ESCAPE, closure.arguments_callee.start, CALLEE)
+        exposes = closure.arguments_exposes
+        if exposes is not None and closure.scope is not None:
+            # ``a = () => x; return arguments[0]``: the object reads the parameters' current values.
+            for binding in closure.scope.declarations.values():
+                if binding.kind is BindingKind.PARAM:
+                    self._edge(binding, ESCAPE, exposes.start, EXPOSED)
         if closure.is_async or closure.is_generator:
             # Even a call that never lets the closure go starts an activation that outlives the caller:
             # suspended at an ``await``, or held by the generator object the call returns.

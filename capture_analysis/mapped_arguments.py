@@ -14,7 +14,9 @@ A use that only reads a property or an element (``arguments.length``,
 ``x = arguments[0]``) writes nothing.  A mapped ``arguments`` object also has
 ``callee``, the function itself: a use that may hand that out (the object
 given away, ``arguments.callee`` or ``arguments[k]`` read as a value) makes
-the function escape (``escape.py``).  Every other use may write any
+the function escape, and any use but ``arguments.length`` may read a
+parameter's current value out, a closure stored into it included, so the
+parameters escape (``escape.py``).  Every other use may write any
 parameter, then or later: an element assigned or updated, the object passed
 on, stored or spread, or made the receiver of a call (``arguments[0]()``
 runs with ``this`` bound to it).  An arrow has no ``arguments`` of its own:
@@ -77,6 +79,7 @@ def mark(references: list[Reference], root: Node, data: bytes, path: str) -> Non
         nodes = [root.descendant_for_byte_range(use.start, use.end) for use in uses]
         closure.arguments_write = next((use for use, node in zip(uses, nodes) if may_write(node)), None)
         closure.arguments_callee = next((use for use, node in zip(uses, nodes) if may_hand_out_callee(node)), None)
+        closure.arguments_exposes = next((use for use, node in zip(uses, nodes) if not reads_length(node)), None)
 
 
 def owner(ref: Reference) -> Closure | None:
@@ -132,6 +135,15 @@ def may_hand_out_callee(node: Node | None) -> bool:
         return prop is not None and prop.text == b"callee" and not is_callee(parent)
     index = parent.child_by_field_name("index")
     return not (index is not None and index.type == "number") and not is_callee(parent)
+
+
+def reads_length(node: Node | None) -> bool:
+    """``arguments.length``: the one use that reads no parameter's value out of the object."""
+    parent = node.parent if node is not None else None
+    if parent is None or parent.type != "member_expression" or parent.child_by_field_name("object") != node:
+        return False
+    prop = parent.child_by_field_name("property")
+    return prop is not None and prop.text == b"length" and not is_callee(parent)
 
 
 def outermost(node: Node) -> Node:

@@ -250,6 +250,8 @@ class Closure:
     arguments_write: Reference | None = field(default=None, repr=False)
     #: the first use that may hand out ``arguments.callee``, the function itself (``mapped_arguments``).
     arguments_callee: Reference | None = field(default=None, repr=False)
+    #: the first use that may read a parameter's current value out of the object (``mapped_arguments``).
+    arguments_exposes: Reference | None = field(default=None, repr=False)
 
     @property
     def is_module(self) -> bool:

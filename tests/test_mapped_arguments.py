@@ -132,3 +132,16 @@ def test_reading_an_element_or_the_length_hands_out_nothing():
             " return arguments[0] + arguments.length; };\n  step(2);\n  return n;\n}\nconst got = String(make());\n")
     assert run_in_node(code) == "1"
     assert storages(code, "script.js")["n"] == "stack"
+
+
+@needs_node
+@pytest.mark.parametrize("read", ["arguments[0]", "[...arguments][0]", "Array.from(arguments)[0]"])
+def test_a_closure_stored_into_a_parameter_escapes_through_arguments(read):
+    """The mapped object reads the parameter's current value: here the closure, returned and called by
+    Node after ``make`` returned; ``arguments.length`` alone reads no value."""
+    code = (f"function make(a) {{\n  let x = 1;\n  a = () => x;\n  const out = {read};\n  x = 2;\n  return out;\n}}\n"
+            "const got = String(make(0)());\n")
+    assert run_in_node(code) == "2"
+    assert storages(code, "script.js")["x"] == "box", read
+    length_only = code.replace(f"const out = {read};", "const out = arguments.length ? () => 0 : null;")
+    assert storages(length_only, "script.js")["x"] == "stack"
