@@ -31,6 +31,7 @@ import tree_sitter
 from . import mapped_arguments, strictness
 from .block_functions import BlockFunction, bind_vars
 from .model import (
+    AWAITED_CALLEE_USE,
     CALLEE_USE,
     SAFE_USE,
     Binding,
@@ -120,6 +121,8 @@ def _escape(why: str) -> Use:
 CONSTRUCTED_USE = _escape("constructed with `new`, whose object reaches it through its prototype")
 PROTOTYPE_USE = _escape("its `prototype` read, whose `constructor` is itself")
 PATTERN_USE = _escape("destructured by an object pattern, which may read its `prototype`")
+#: the operand of ``await`` (the value escapes; a call there is ``AWAITED_CALLEE_USE``).
+AWAITED_USE = _escape("awaited")
 
 
 class Binder:
@@ -477,7 +480,7 @@ class Binder:
                 # ``new F()``: the object's prototype is ``F.prototype``, whose ``constructor`` is ``F``.
                 self.visit(callee, scope, CONSTRUCTED_USE)
             else:
-                self.visit(callee, scope, CALLEE_USE)
+                self.visit(callee, scope, AWAITED_CALLEE_USE if use is AWAITED_USE else CALLEE_USE)
 
     def visit_member(self, node: Node, scope: Scope, use: Use) -> None:
         obj = node.child_by_field_id(self.fields.object)
@@ -1148,7 +1151,7 @@ HANDLERS: dict[str, Callable[..., None]] = {
         "return_statement": escaping_children("returned"),
         "throw_statement": escaping_children("thrown"),
         "yield_expression": escaping_children("yielded"),
-        "await_expression": escaping_children("awaited"),
+        "await_expression": escaping_children(AWAITED_USE.why),
         "spread_element": escaping_children("spread"),
         "array": escaping_children("stored in an array literal"),
         "decorator": escaping_children("passed to a decorator"),

@@ -19,9 +19,11 @@ says "the value of ``u`` may flow into ``v``":
 * a sloppy-mode function whose ``arguments.callee`` may be handed out
   (``mapped_arguments``) flows into ``ESCAPE``, and so do its parameters when
   its ``arguments`` object may read their values out;
-* an async function or a generator always flows into ``ESCAPE``: a call
-  starts an activation that a pending ``await`` or the returned generator
-  object keeps alive after the caller returned, closure and captures too.
+* a generator always flows into ``ESCAPE``: a call starts an activation that
+  the returned generator object keeps alive after the caller returned; so
+  does an async function that may be called other than as the operand of an
+  ``await`` in the activation that holds it (its call may be suspended at an
+  ``await`` of its own and resume after the caller returned).
 
 Only the part of the graph that some closure reaches is kept: every question
 (does it escape, through what, what does it reach) starts at a closure.
@@ -38,13 +40,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .model import Binding, BindingKind, Closure, FileModel, Reference, UseKind
+from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
 
 if TYPE_CHECKING:
     import networkx as nx
 
 ESCAPE = "ESCAPE"
-ASYNC = "an async function, whose calls may resume after the caller returned"
+#: what is called other than by an ``await`` in its own activation (``_calls_outliving_the_caller``).
+CALLED = "CALLED"
+ASYNC = "an async function called without `await`, whose call may resume after the caller returned"
 GENERATOR = "a generator, whose calls live on in the generator objects they return"
 CALLEE = "handed out as `arguments.callee`"
 EXPOSED = "readable through the function's `arguments` object"
@@ -96,6 +100,7 @@ class EscapeGraph:
                 elif binding.kind is BindingKind.FUNCTION_NAME and binding.init_closure is not None:
                     # ``function G() { return G }``: the function is its own name's value.
                     self._edge(binding.init_closure, binding, binding.start, f"named `{binding.name}` inside itself")
+            self._calls_outliving_the_caller()
             kept = self._reachable_from_closures()
             graph = nx.DiGraph()
             graph.add_nodes_from(node for node in self._nodes if node in kept)
@@ -106,6 +111,29 @@ class EscapeGraph:
             self._toward_escape = self._next_hops(graph)
             self._escaping = set(self._toward_escape)
         return self._graph
+
+    def _calls_outliving_the_caller(self) -> None:
+        """An async function that may be called other than as the operand of an ``await`` in the activation
+        that holds it escapes: its call may resume after the caller returned.  The ``CALLED`` node, which
+        the bindings so called flow into, only serves this question and leaves the graph here."""
+        into_called: dict[object, list[object]] = {}
+        for source, target in self._edges:
+            into_called.setdefault(target, []).append(source)
+        calls = {edge: note for edge, note in self._edges.items() if edge[1] is CALLED}
+        for edge in calls:
+            del self._edges[edge]
+        if not calls:
+            return
+        seen: set[object] = {CALLED}
+        work: list[object] = [CALLED]
+        while work:
+            for source in into_called.get(work.pop(), ()):
+                if source not in seen:
+                    seen.add(source)
+                    work.append(source)
+        for closure in self.model.closures:
+            if closure.is_async and closure in seen:
+                self._edge(closure, ESCAPE, closure.start, ASYNC)
 
     def _reachable_from_closures(self) -> set[object]:
         """Every question asked of the graph starts at a closure, so only what a closure reaches is kept.
@@ -177,10 +205,12 @@ class EscapeGraph:
             for binding in closure.scope.declarations.values():
                 if binding.kind is BindingKind.PARAM:
                     self._edge(binding, ESCAPE, exposes.start, EXPOSED)
-        if closure.is_async or closure.is_generator:
-            # Even a call that never lets the closure go starts an activation that outlives the caller:
-            # suspended at an ``await``, or held by the generator object the call returns.
-            self._edge(closure, ESCAPE, closure.start, ASYNC if closure.is_async else GENERATOR)
+        if closure.is_generator:
+            # Even a call that never lets the closure go starts an activation that outlives the
+            # caller: the generator object the call returns holds it.
+            self._edge(closure, ESCAPE, closure.start, GENERATOR)
+        elif closure.is_async and use.kind is UseKind.CALLEE and use is not AWAITED_CALLEE_USE:
+            self._edge(closure, ESCAPE, closure.start, ASYNC)  # ``(async () => { await x; ... })()``
 
     def _flow(self, source: object, activation: Closure | None, target: object, offset: int) -> None:
         binding = self._flow_target(target)
@@ -199,6 +229,8 @@ class EscapeGraph:
                 self._edge(binding, ESCAPE, ref.start, use.why)
             elif use.kind is UseKind.FLOW:
                 self._flow(binding, ref.closure, use.target, ref.start)
+            elif use.kind is UseKind.CALLEE and not (use is AWAITED_CALLEE_USE and ref.closure is binding.closure):
+                self._edge(binding, CALLED, ref.start, "called")
         if ref.closure is not binding.closure:
             holder: Closure | None = ref.closure
             while holder is not None and holder is not binding.closure:

@@ -91,6 +91,8 @@ class Use:
 
 SAFE_USE = Use(UseKind.SAFE)
 CALLEE_USE = Use(UseKind.CALLEE)
+#: called as the operand of ``await``: an async function's call is over when the ``await`` is.
+AWAITED_CALLEE_USE = Use(UseKind.CALLEE, "awaited")
 
 
 @dataclass(slots=True, eq=False)
