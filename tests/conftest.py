@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import textwrap
 from pathlib import Path
 
@@ -53,3 +55,17 @@ def schema_validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+NODE = shutil.which("node")
+#: for tests that run each form in Node.js first, to show what the engine does.
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: these forms are checked in Node.js")
+
+
+def node_got(code: str, module: bool = False) -> str:
+    """Run ``code`` (a script, or an ES module) in Node.js; it sets ``got``, whose text is returned."""
+    assert NODE is not None
+    kind = ["--input-type=module"] if module else []
+    done = subprocess.run([NODE, *kind, "-e", code + "process.stdout.write(String(got));\n"], capture_output=True,
+                          text=True, timeout=60, check=True)
+    return done.stdout

@@ -6,15 +6,10 @@ boxcheck's verdict agrees."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
-from .conftest import analyze, reason_of
-from .fuzz.node import node_path
+from .conftest import analyze, needs_node, node_got, reason_of
 
-NODE = node_path()
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: these forms are checked in Node.js")
 
 #: where the block-level `function h() { return 2; }` stands; each assigns f's own `h` when evaluated.
 ASSIGNING = {
@@ -43,14 +38,6 @@ def script(where: str, before: str = "", directive: str = "", params: str = "p")
             "const seen = f(1)();\nconst got = String(typeof seen === 'function' ? seen() : seen);\n")
 
 
-def run_in_node(code: str, module: bool = False) -> str:
-    assert NODE is not None
-    kind = ["--input-type=module"] if module else []
-    done = subprocess.run([NODE, *kind, "-e", code + "process.stdout.write(got);\n"], capture_output=True,
-                          text=True, timeout=60, check=True)
-    return done.stdout
-
-
 def function_level(code: str, path: str) -> dict[str, str]:
     """f's own bindings named ``h`` by kind (the block's function is not f's own)."""
     found = {}
@@ -66,7 +53,7 @@ def function_level(code: str, path: str) -> dict[str, str]:
 @pytest.mark.parametrize("where", sorted(ASSIGNING))
 def test_a_block_function_assigns_the_function_level_binding_after_capture(where, before):
     code = script(ASSIGNING[where], BEFORE[before])
-    assert run_in_node(code) == "2", "the closure did not see the block's function: the form proves nothing"
+    assert node_got(code) == "2", "the closure did not see the block's function: the form proves nothing"
     storages = function_level(code, "script.js")
     assert storages, f"no function-level `h` in f: {where}, {before}"
     assert all(s not in ("value", "local") for s in storages.values()), (where, before, storages)
@@ -76,7 +63,7 @@ def test_a_block_function_assigns_the_function_level_binding_after_capture(where
 def test_a_closure_made_after_the_declaration_holds_a_copy():
     code = ("function f(p) {\n  if (p) { function h() { return 2; } }\n  return () => h;\n}\n"
             "const seen = f(1)();\nconst got = String(seen());\n")
-    assert run_in_node(code) == "2"
+    assert node_got(code) == "2"
     assert function_level(code, "script.js") == {"var": "value"}
 
 
@@ -97,7 +84,7 @@ def test_no_function_level_binding_where_the_engine_makes_none(case):
         code = script(ASSIGNING["block"]).replace("function f(p) {", "class C { f(p) {").replace(
             "  return get;\n}", "  return get;\n} }\nconst f = (p) => new C().f(p);")
     expected = "1" if case in ("parameter", "let") else "0"
-    assert run_in_node(code, module) == expected
+    assert node_got(code, module) == expected
     storages = {name: s for name, s in function_level(code, "module.mjs" if module else "script.js").items()}
     assert "var" not in storages
     if case in ("parameter", "let"):
@@ -111,7 +98,7 @@ def test_where_strictness_is_unknown_the_outer_binding_is_still_captured():
     code = ("function outer() {\n  let h = 1;\n  const inner = () => {\n    const get = () => h;\n"
             "    { function h() { return 2; } }\n    return get;\n  };\n  h = 5;\n  return inner;\n}\n"
             "const got = String(outer()()());\n")
-    assert run_in_node('"use strict";\n' + code) == "5"
+    assert node_got('"use strict";\n' + code) == "5"
     analysis = analyze(code, "script.ts")
     outer_h = next(d for d in analysis.decisions if d.binding.name == "h" and d.binding.kind.value == "let")
     assert outer_h.storage.value not in ("value", "local"), outer_h.reason

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
 
 from capture_analysis.escape import ESCAPE, EscapeGraph
 
-from .conftest import allocations, analyze, storage_of, storages
+from .conftest import NODE, allocations, analyze, needs_node, storage_of, storages
 
 
 def closure_named(analysis, name):
@@ -331,7 +330,7 @@ function start(log) {
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the order is checked in Node.js")
+@needs_node
 @pytest.mark.parametrize(("code", "run", "order", "name"), [
     (ASYNC_WRITER, "const get = start(log); setTimeout(() => { log.push(String(get())); done(); });",
      "returned,written,true", "done"),
@@ -341,7 +340,7 @@ def test_an_async_or_generator_call_runs_after_its_caller_returned(code, run, or
     """Node shows the closure's body touching the binding after its creator returned, although the
     closure is only called: so the binding cannot live in the creator's frame (`stack`)."""
     script = f"const log = [];\nconst done = () => process.stdout.write(log.join(','));\n{code}\n{run}\n"
-    ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    ran = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=60, check=True)
     assert ran.stdout == order
     assert storages(code, "script.js")[name] == "box"
     reason = next(d.reason for d in analyze(code, "script.js").decisions if d.binding.name == name)
@@ -386,7 +385,7 @@ function make(key) {
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the leak is checked in Node.js")
+@needs_node
 @pytest.mark.parametrize(("code", "run"), [
     (CONSTRUCTED, "new (make().constructor)().v"),
     (PROTOTYPE, "make().constructor().v"),
@@ -397,16 +396,16 @@ def test_a_function_leaks_through_its_prototype(code, run):
     """``new F()`` and ``F.prototype`` hand out an object whose ``constructor`` is ``F``: Node calls ``F``
     after ``make`` returned, and it reads ``x``, so ``x`` cannot live in ``make``'s frame."""
     script = f"{code}\nprocess.stdout.write(String({run}));\n"
-    ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, timeout=60, check=True)
+    ran = subprocess.run([NODE, "-e", script], capture_output=True, text=True, timeout=60, check=True)
     assert ran.stdout == "2"
     assert storages(code, "script.js")["x"] == "box"
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: the leak is checked in Node.js")
+@needs_node
 def test_a_named_function_expression_that_returns_itself_escapes():
     code = ("function make() {\n  let x = 1;\n  const F = function G() { return [x, G]; };\n  const h = F()[1];\n"
             "  x = 2;\n  return h;\n}\n")
-    ran = subprocess.run(["node", "-e", code + "process.stdout.write(String(make()()[0]));"], capture_output=True,
+    ran = subprocess.run([NODE, "-e", code + "process.stdout.write(String(make()()[0]));"], capture_output=True,
                          text=True, timeout=60, check=True)
     assert ran.stdout == "2"
     assert storages(code, "script.js")["x"] == "box"

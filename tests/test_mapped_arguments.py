@@ -4,17 +4,12 @@ boxcheck does not call it ``value``."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 
 from capture_analysis import mapped_arguments, policy_support
 
-from .conftest import analyze, reason_of, storages
-from .fuzz.node import node_path
+from .conftest import analyze, needs_node, node_got, reason_of, storages
 
-NODE = node_path()
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: these forms are checked in Node.js")
 
 #: uses of ``arguments`` that write the first parameter (``helper`` is a function that writes ``this[0]``).
 WRITING = {
@@ -46,19 +41,11 @@ def script(use: str, directive: str = "") -> str:
             "const got = f(1, function () { this[0] = 2; })();\n")
 
 
-def run_in_node(code: str, module: bool = False) -> str:
-    assert NODE is not None
-    kind = ["--input-type=module"] if module else []
-    done = subprocess.run([NODE, *kind, "-e", code + "process.stdout.write(String(got));\n"], capture_output=True,
-                          text=True, timeout=60, check=True)
-    return done.stdout
-
-
 @needs_node
 @pytest.mark.parametrize("form", sorted(WRITING))
 def test_a_write_through_arguments_after_capture_is_never_value(form):
     code = script(WRITING[form])
-    assert run_in_node(code) != "1", "the engine did not change the parameter: the form proves nothing"
+    assert node_got(code) != "1", "the engine did not change the parameter: the form proves nothing"
     assert storages(code, "script.js")["x"] not in ("value", "local"), form
 
 
@@ -66,7 +53,7 @@ def test_a_write_through_arguments_after_capture_is_never_value(form):
 @pytest.mark.parametrize("form", sorted(READING))
 def test_reading_arguments_keeps_value(form):
     code = script(READING[form])
-    assert run_in_node(code) == "1"
+    assert node_got(code) == "1"
     assert storages(code, "script.js")["x"] == "value", form
 
 
@@ -74,7 +61,7 @@ def test_reading_arguments_keeps_value(form):
 @pytest.mark.parametrize(("directive", "path"), [('"use strict";', "script.js"), ("", "module.mjs")])
 def test_strict_code_has_an_unmapped_arguments_object(directive, path):
     code = script(WRITING["element"], directive)
-    assert run_in_node(code, module=path.endswith(".mjs")) == "1"
+    assert node_got(code, module=path.endswith(".mjs")) == "1"
     assert storages(code, path)["x"] == "value"
 
 
@@ -120,7 +107,7 @@ def test_a_function_handed_out_as_arguments_callee_escapes(form):
     code = (f"function make() {{\n  let n = 0;\n  const step = function () {{ n++; {use} }};\n  const out = step();\n"
             "  return out;\n}\nconst out = make();\nconst again = typeof out === 'function' ? out : out.callee;\n"
             "const got = String(again() && 'called');\n")
-    assert run_in_node(code) == "called"
+    assert node_got(code) == "called"
     assert storages(code, "script.js")["n"] == "box", form
 
 
@@ -130,7 +117,7 @@ def test_reading_an_element_or_the_length_hands_out_nothing():
     anything: that counts, cautiously, as handing out ``callee``.)"""
     code = ("function make() {\n  let n = 0;\n  const step = function (k) { n++;"
             " return arguments[0] + arguments.length; };\n  step(2);\n  return n;\n}\nconst got = String(make());\n")
-    assert run_in_node(code) == "1"
+    assert node_got(code) == "1"
     assert storages(code, "script.js")["n"] == "stack"
 
 
@@ -141,7 +128,7 @@ def test_a_closure_stored_into_a_parameter_escapes_through_arguments(read):
     Node after ``make`` returned; ``arguments.length`` alone reads no value."""
     code = (f"function make(a) {{\n  let x = 1;\n  a = () => x;\n  const out = {read};\n  x = 2;\n  return out;\n}}\n"
             "const got = String(make(0)());\n")
-    assert run_in_node(code) == "2"
+    assert node_got(code) == "2"
     assert storages(code, "script.js")["x"] == "box", read
     length_only = code.replace(f"const out = {read};", "const out = arguments.length ? () => 0 : null;")
     assert storages(length_only, "script.js")["x"] == "stack"
