@@ -874,6 +874,8 @@ class Binder:
             self.declare(name_node, BindingKind.CLASS, scope, node.end_byte)
         class_scope = self.open_scope(ScopeKind.CLASS, node, scope)
         if name_node is not None and body is not None:
+            class_scope.decorated = has_decorator(node) or any(
+                member.type == "decorator" or has_decorator(member) for member in body.named_children)
             # Bound once every element is defined (ES2022 ClassDefinitionEvaluation): at the class's end.
             self.declare(name_node, BindingKind.CLASS_NAME, class_scope, node.end_byte)
         if body is not None:
@@ -1106,6 +1108,10 @@ class Binder:
                         walk = walk.parent
                     break
                 i -= 1
+
+
+def has_decorator(node: Node) -> bool:
+    return any(child.type == "decorator" for child in node.named_children)
 
 
 def escaping_children(why: str) -> Callable[[Binder, Node, Scope, Use], None]:

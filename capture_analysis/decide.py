@@ -51,8 +51,8 @@ Exceptions that stay ``value``: a ``const``/``let`` whose initializer is the
 capturing closure literal itself (the slot is back-patched), function
 declarations of one scope referring to each other (they are instantiated
 together; their creation offsets are equal, so the rule above covers them),
-and a class's own name captured by the class's elements (bound once they are
-all defined, before any can run).  Other early captures: a closure in a
+and a class's own name captured by the elements of an undecorated class
+(bound once they are all defined, before any can run).  Other early captures: a closure in a
 later ``case`` clause than a declaration of the ``switch`` body (a run may
 enter below the declaration), and one in a class's computed key or
 ``extends`` clause that names the class.
@@ -217,9 +217,10 @@ class Decider:
     @staticmethod
     def element_of(closure: Closure, binding: Binding) -> bool:
         """Is ``closure`` an element (method, accessor, field initializer, static block) of the class whose own
-        name ``binding`` is?  Elements are created before the name is bound, and none can run before it is."""
+        name ``binding`` is?  Elements are created before the name is bound, and none can run before it is,
+        unless a decorator (which runs while the class is defined and is handed the elements) calls one."""
         return (binding.kind is BindingKind.CLASS_NAME and closure.kind in CLASS_ELEMENTS and closure.is_class_member
-                and binding.scope.start <= closure.start < binding.scope.end)
+                and not binding.scope.decorated and binding.scope.start <= closure.start < binding.scope.end)
 
     @staticmethod
     def case_end(binding: Binding) -> int | None:

@@ -138,6 +138,9 @@ class Scope:
     #: for a ``switch`` body: where each clause ends, in order. Control enters the body at any
     #: clause, so a declaration in one clause may be skipped by a run that starts at a later one.
     case_ends: tuple[int, ...] | None = None
+    #: for a class scope: the class or one of its elements has a decorator, which may run an element
+    #: before the class's own name is bound (decide.py, exception (c)).
+    decorated: bool = False
     #: for a function scope: the function declarations in its blocks (``block_functions``).
     block_functions: list | None = field(default=None, repr=False)
 
