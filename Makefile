@@ -20,7 +20,7 @@ examples:
 
 # Regenerate docs/rules.md from the rule catalogue (a test fails when it is stale).
 rules:
-	$(PYTHON) -m capture_analysis.rules_doc --write
+	$(PYTHON) -m capture_analysis.commands.rules_doc --write
 
 # Rewrite tests/golden/ (lsp, sarif, github, text outputs of the examples and tests/unicode/) after an intended change.
 golden:

@@ -65,7 +65,7 @@ def file_list(corpus: Path, which: str) -> list[str]:
 
 def analyze_chunk(args: tuple[str, list[str]]) -> Tally:
     from capture_analysis.analyze import analyze_source
-    from capture_analysis.loading import LoadError, load
+    from capture_analysis.batch.loading import LoadError, load
 
     corpus, names = args
     tally = Tally()

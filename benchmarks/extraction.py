@@ -29,8 +29,8 @@ import time
 
 import tree_sitter
 
-from capture_analysis.binder import bind
-from capture_analysis.loading import LoadError, load
+from capture_analysis.batch.loading import LoadError, load
+from capture_analysis.bind import bind
 from capture_analysis.parsing import language, parse, syntax_problems, uses_tsx
 
 from .measure import file_list

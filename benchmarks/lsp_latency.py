@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from capture_analysis.analyze import Bound, FileAnalysis, apply_policy  # noqa: E402
-from capture_analysis.binder import bind  # noqa: E402
+from capture_analysis.bind import bind  # noqa: E402
 from capture_analysis.escape import EscapeGraph  # noqa: E402
 from capture_analysis.parsing import parse, parser, syntax_problems, uses_tsx  # noqa: E402
 from capture_analysis.policies import OPTIMAL  # noqa: E402

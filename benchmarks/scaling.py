@@ -115,9 +115,10 @@ def make_inputs(corpus: Path, scratch: Path, families: list[str], sizes: list[in
 
 def probe(path: Path) -> dict[str, Any]:
     """In a fresh process: time the per-file pipeline on ``path`` until ``MIN_PROBE_SECONDS`` and 3 runs."""
-    from capture_analysis import collector
-    from capture_analysis.loading import load
-    from capture_analysis.outcome import Job, outcome_at, outcome_of
+    from capture_analysis.batch import collector
+    from capture_analysis.batch.jobs import Job
+    from capture_analysis.batch.loading import load
+    from capture_analysis.batch.outcome import outcome_at, outcome_of
     from capture_analysis.report import RunOptions
 
     collector.tune_for_batch()  # as the command line does

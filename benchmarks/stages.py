@@ -19,18 +19,20 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from capture_analysis import collector, suppressions
-from capture_analysis.analyze import FileAnalysis, diagnose
-from capture_analysis.binder import bind
+from capture_analysis import suppressions
+from capture_analysis.analyze import FileAnalysis
+from capture_analysis.batch import collector
+from capture_analysis.batch.jobs import Job
+from capture_analysis.batch.loading import LoadError, load
+from capture_analysis.batch.outcome import renderer
+from capture_analysis.bind import bind
+from capture_analysis.diagnose import diagnose
 from capture_analysis.escape import EscapeGraph
-from capture_analysis.loading import LoadError, load
-from capture_analysis.outcome import Job, renderer
 from capture_analysis.parsing import parse, syntax_problems
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.report import Reporter, RunOptions
 
 from .measure import file_list
-
 
 STAGES = ("read", "parse", "syntax", "bind", "escape graph", "decide", "allocate", "diagnose", "suppressions",
           "render json", "collect")

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .decide import Decision
 from .model import Closure, ClosureKind, FileModel, Loop, Storage
+from .records import Decision
 from .source import SourceFile
 
 #: closure kinds that are not function objects of their own.

@@ -1,35 +1,23 @@
-"""Run the pipeline on one source: parse, bind, escape, decide, allocate, diagnose."""
+"""Run the pipeline on one source: parse, bind, escape, decide, allocate, diagnose.
+
+Each phase has its module, in pipeline order: ``parsing``, ``bind``,
+``escape``, ``decide`` (under a policy: ``policies``), ``allocations``,
+``diagnose``.  This module only strings them together, and keeps what one
+file's run produced (``FileAnalysis``) for the reporters.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import rules
-from .allocations import FunctionReport
-from .binder import bind
-from .decide import Decision
+from .bind import bind
+from .diagnose import Diagnostic, diagnose
 from .escape import EscapeGraph
-from .model import Closure, FileModel, Storage
+from .model import Closure, FileModel
 from .parsing import SyntaxProblem, parse, syntax_problems
 from .policies import OPTIMAL, Policy
-from .rules import Rule, Severity
+from .records import Decision, FunctionReport
 from .source import SourceFile
-
-
-@dataclass(slots=True)
-class Diagnostic:
-    rule: Rule
-    start: int
-    end: int
-    message: str
-    #: (offset, end offset, message) pairs: the capturing closures, the forcing write or early capture.
-    related: list[tuple[int, int, str]] = field(default_factory=list)
-    decision: Decision | None = None
-    severity: Severity | None = None
-
-    @property
-    def level(self) -> Severity:
-        return self.severity if self.severity is not None else self.rule.severity
 
 
 @dataclass(slots=True)
@@ -86,73 +74,3 @@ def analyze_source(source: SourceFile, policy: Policy = OPTIMAL) -> FileAnalysis
 
 def analyze_text(path: str, text: str, policy: Policy = OPTIMAL) -> FileAnalysis:
     return analyze_source(SourceFile(path, text), policy)
-
-
-def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
-             syntax: list[SyntaxProblem], policy: Policy = OPTIMAL) -> list[Diagnostic]:
-    """Under another policy than ``optimal`` a message says what that policy allocates, not what is needed."""
-    out: list[Diagnostic] = []
-    under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
-    for problem in syntax:
-        end = problem.end if problem.end > problem.start else problem.start
-        rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.type_only else rules.SYNTAX_ERROR
-        out.append(Diagnostic(rule, problem.start, end, problem.message))
-    seen_dynamic: set[int] = set()
-    for closure in model.closures:
-        for offset in closure.dynamic_scope_sites:
-            if offset not in seen_dynamic:
-                seen_dynamic.add(offset)
-                word = "with" if source.data.startswith(b"with", offset) else "eval"
-                out.append(Diagnostic(rules.DYNAMIC_SCOPE, offset, offset + 4,
-                                      f"direct `{word}`: every binding visible here is treated as captured "
-                                      "and written"))
-    for decision in decisions:
-        if not decision.storage.allocates:
-            continue
-        binding = decision.binding
-        site = decision.site
-        where = "on every loop iteration" if site is not None and site.per_iteration else "per call"
-        if site is not None and site.kind is Storage.CONTEXT:
-            storage = context_words(site.decisions, decision)
-        else:
-            storage = "a heap box"
-        if decision.early_capture is not None and all(w.is_declaration_write for w in decision.writes):
-            rule = rules.CAPTURED_BEFORE_INIT  # never reassigned: a `var` initializer is not a reassignment
-        elif site is not None and site.per_iteration:
-            rule = rules.LOOP_CAPTURE
-        else:
-            rule = rules.HEAP_CAPTURE
-        message = f"{under}`{binding.name}` {verb} {storage}, {where}: {decision.reason}"
-        related = [(c.name_start, c.name_end, "captured here") for c in decision.captured_by]
-        if decision.late_write is not None:
-            write = decision.late_write
-            related.append((write.start, write.end, "written after capture"))
-        if decision.arguments_write is not None:
-            use = decision.arguments_write
-            related.append((use.start, use.end, "may write it through `arguments`"))
-        if decision.early_capture is not None:
-            early = decision.early_capture
-            related.append((early.name_start, early.name_end, "captures it before initialization"))
-        out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
-    unmodelled = policy.unmodelled(model, source) if policy.unmodelled is not None else {}
-    for closure, why in unmodelled.items():
-        name = f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"
-        out.append(Diagnostic(rules.UNMODELLED_FUNCTION, closure.name_start,
-                              closure.name_start + max(len(closure.name or ""), 1), f"{name} is {why}"))
-    out.sort(key=lambda d: (d.start, d.rule.code))
-    return out
-
-
-def context_words(members: list[Decision], decision: Decision, shown: int = 4) -> str:
-    """Name a few context neighbours: a factory with 2,000 shared bindings must not print 2,000 names 2,000 times."""
-    others: list[str] = []
-    for member in members:
-        if member is not decision:
-            others.append(f"`{member.binding.name}`")
-            if len(others) > shown:
-                break
-    if not others:
-        return "a slot in a heap context of its own"
-    if len(members) - 1 > shown:
-        return f"a slot in a heap context shared with {', '.join(others[:shown])} and {len(members) - 1 - shown} more"
-    return f"a slot in a heap context shared with {', '.join(others)}"

@@ -17,28 +17,30 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from . import __version__, collector
+from . import __version__
 from . import config as configuration
 from .analyze import analyze_source
-from .cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
-from .compare import analyzer, parse_policies
-from .files import collect
-from .loading import DEFAULT_MAX_BYTES, LoadError, load_stream
-from .outcome import Failed, Job, Outcome, outcome_of
-from .parallel import default_jobs, outcomes, worth_a_pool
+from .batch import collector
+from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
+from .batch.files import collect
+from .batch.jobs import Failed, Job, Outcome
+from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
+from .batch.outcome import outcome_of
+from .batch.shard import Shard
+from .batch.workers import default_jobs, outcomes, worth_a_pool
 from .policies import POLICIES
+from .policies.compare import analyzer, parse_policies
 from .report import FORMATS, RunOptions, Totals
 from .rules import RULES, Severity
-from .shard import Shard
 
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT,
            "none": None}
 CODE = re.compile(r"^BX\d{3}$", re.IGNORECASE)
 #: ``boxcheck NAME ...`` runs ``main(argv)`` of the named module.
 SUBCOMMANDS: dict[str, str] = {
-    "verify": "capture_analysis.expect",
-    "graph": "capture_analysis.graph_cmd",
-    "lsp": "capture_analysis.lsp_server",
+    "verify": "capture_analysis.commands.verify",
+    "graph": "capture_analysis.commands.graph",
+    "lsp": "capture_analysis.commands.lsp",
 }
 
 

@@ -29,7 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .analyze import Diagnostic
+from .diagnose import Diagnostic
 from .policies import POLICIES
 from .rules import RULES, Severity
 

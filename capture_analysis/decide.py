@@ -64,13 +64,14 @@ import bisect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .block_functions import evaluated
-from .escape import EscapeGraph, Step, describe
+from .bind.block_functions import evaluated
+from .escape import EscapeGraph, describe
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
+from .records import Step
 from .source import SourceFile
 
 if TYPE_CHECKING:
-    from .allocations import Site
+    from .records import Site
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,

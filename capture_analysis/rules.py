@@ -2,7 +2,7 @@
 
 Each rule's doc has three sections, *What it does*, *Why is this bad?* and
 *Example*, in the manner of ruff; ``docs/rules.md`` is generated from here
-(``python -m capture_analysis.rules_doc --write``) and a test keeps it in
+(``python -m capture_analysis.commands.rules_doc --write``) and a test keeps it in
 step.  New rules go at the end, with a new code.
 """
 

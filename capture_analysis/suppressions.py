@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from . import rules
-from .analyze import Diagnostic
+from .diagnose import Diagnostic
 from .parsing import parse
 from .source import SourceFile
 

@@ -10,7 +10,6 @@ import pytest
 
 from .conftest import analyze, needs_node, node_got, reason_of
 
-
 #: where the block-level `function h() { return 2; }` stands; each assigns f's own `h` when evaluated.
 ASSIGNING = {
     "block": "{ DECL }",

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import cache as cache_module
-from capture_analysis import cli, outcome, parallel
-from capture_analysis.loading import from_bytes
+from capture_analysis import cli
+from capture_analysis.batch import cache as cache_module
+from capture_analysis.batch import outcome
+from capture_analysis.batch import workers as parallel
+from capture_analysis.batch.loading import from_bytes
 from capture_analysis.report import RunOptions
 
 from .conftest import ROOT

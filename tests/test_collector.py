@@ -1,4 +1,4 @@
-"""The cycle collector's tuning for batch runs (capture_analysis/collector.py)."""
+"""The cycle collector's tuning for batch runs (capture_analysis/batch/collector.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import weakref
 
-from capture_analysis import collector
+from capture_analysis.batch import collector
 
 
 class Node:
@@ -55,7 +55,7 @@ def test_paused_turns_the_collector_back_on_after_an_error():
 
 
 def test_tuning_freezes_the_start_objects_and_raises_the_thresholds_once_per_process():
-    script = ("import gc; from capture_analysis import collector; collector.tune_for_batch(); "
+    script = ("import gc; from capture_analysis.batch import collector; collector.tune_for_batch(); "
               "frozen = gc.get_freeze_count(); collector.tune_for_batch(); "
               "print(frozen > 0, gc.get_freeze_count() == frozen, gc.get_threshold())")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from capture_analysis import expect
-from capture_analysis.expect import (
+from capture_analysis.expectations import annotations as expect
+from capture_analysis.expectations.annotations import (
     AllocationExpectation,
     Amount,
     DiagnosticExpectation,

@@ -9,9 +9,9 @@ import pytest
 from capture_analysis.allocations import allocate
 from capture_analysis.cli import main as cli_main
 from capture_analysis.decide import decide
+from capture_analysis.expectations.check import Outcome, verify_path
 from capture_analysis.model import Storage
 from capture_analysis.policies import POLICIES, Policy
-from capture_analysis.verify import Outcome, verify_path
 
 COUNTER = """\
 function counter(start: number) { //~ allocates 1 per call
@@ -281,7 +281,7 @@ def test_update_refuses_to_append_inside_a_multiline_string(tmp_path, capsys):
 
 
 def test_an_internal_error_on_one_file_is_reported_and_the_others_still_checked(tmp_path, capsys, monkeypatch):
-    import capture_analysis.verify as verify_module
+    import capture_analysis.expectations.check as verify_module
 
     real = verify_module.Results
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from capture_analysis.files import collect
+from capture_analysis.batch.files import collect
 
 CODE = "export const x = 1;\n"
 

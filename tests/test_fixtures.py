@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis.expect import parse_annotations
-from capture_analysis.files import collect
-from capture_analysis.loading import load
+from capture_analysis.batch.files import collect
+from capture_analysis.batch.loading import load
+from capture_analysis.expectations.annotations import parse_annotations
+from capture_analysis.expectations.check import verify_path
 from capture_analysis.source import SourceFile
-from capture_analysis.verify import verify_path
 
 from .conftest import ROOT
 

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from capture_analysis import rules
-from capture_analysis.analyze import Diagnostic, analyze_text
+from capture_analysis.analyze import analyze_text
+from capture_analysis.diagnose import Diagnostic
 from capture_analysis.report.github import annotation, escape_data, escape_property
 
 from .conftest import ROOT

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import cli, graph_cmd
+from capture_analysis import cli
+from capture_analysis.commands import graph as graph_cmd
 from capture_analysis.policies import POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent

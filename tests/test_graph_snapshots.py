@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import graph_cmd
 from capture_analysis.analyze import apply_policy, bind_source
-from capture_analysis.loading import load
+from capture_analysis.batch.loading import load
+from capture_analysis.commands import graph as graph_cmd
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.report.dot import build_graph
 from capture_analysis.source import SourceFile

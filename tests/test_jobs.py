@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import cli, outcome, parallel
+from capture_analysis import cli
 from capture_analysis.analyze import analyze_source
+from capture_analysis.batch import outcome
+from capture_analysis.batch import workers as parallel
+from capture_analysis.batch.jobs import Analyzed, Job
+from capture_analysis.batch.loading import load
 from capture_analysis.cli import main
-from capture_analysis.loading import load
-from capture_analysis.outcome import Analyzed, Job
 from capture_analysis.report import FORMATS, RunOptions
 
 from .conftest import ROOT

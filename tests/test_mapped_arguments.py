@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from capture_analysis import mapped_arguments, policy_support
+from capture_analysis.bind import mapped_arguments
+from capture_analysis.policies import support as policy_support
 
 from .conftest import analyze, needs_node, node_got, reason_of, storages
-
 
 #: uses of ``arguments`` that write the first parameter (``helper`` is a function that writes ``this[0]``).
 WRITING = {

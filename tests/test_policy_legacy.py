@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from capture_analysis.allocations import FunctionReport
 from capture_analysis.analyze import FileAnalysis, analyze_text
 from capture_analysis.policies import POLICIES, Policy
-from capture_analysis.policy_support import PolicySite
+from capture_analysis.policies.support import PolicySite
+from capture_analysis.records import FunctionReport
 
 from .conftest import ROOT, SHARED
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import cli, loading
+from capture_analysis import cli
 from capture_analysis.analyze import analyze_text
+from capture_analysis.batch import loading
 from capture_analysis.cli import main
 from capture_analysis.source import SourceFile
 

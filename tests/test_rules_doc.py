@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from capture_analysis import rules_doc
+from capture_analysis.commands import rules_doc
 from capture_analysis.rules import RULES, Severity
 
 from .conftest import ROOT

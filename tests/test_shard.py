@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from capture_analysis.batch.shard import Shard, part_of
 from capture_analysis.cli import main
-from capture_analysis.shard import Shard, part_of
 
 from .conftest import ROOT
 from .test_format_sarif import sarif_validator, validate  # noqa: F401 (a fixture, used by name)

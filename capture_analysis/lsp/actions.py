@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any
 
-from ..analyze import Diagnostic
+from ..diagnose import Diagnostic
 
 
 class ActionKind(str, enum.Enum):

@@ -22,8 +22,8 @@ from __future__ import annotations
 import tree_sitter
 
 from ..analyze import FileAnalysis
-from ..decide import Decision
 from ..model import BindingKind, ClosureKind
+from ..records import Decision
 from .actions import ActionKind, Fix, Replacement
 
 DECLARATION_NODES = frozenset({"lexical_declaration", "for_in_statement"})

@@ -11,13 +11,12 @@ declares it, the same facts as the CLI, in the same 1-based UTF-16
 from __future__ import annotations
 
 import bisect
-from operator import itemgetter
 from dataclasses import dataclass
+from operator import itemgetter
 
-from ..allocations import FunctionReport, Site
 from ..analyze import FileAnalysis
-from ..decide import Decision
 from ..model import Closure, Storage
+from ..records import Decision, FunctionReport, Site
 
 STORAGE_WORDS = {
     Storage.LOCAL: "an ordinary local, nothing per call",

@@ -21,8 +21,9 @@ from dataclasses import dataclass
 import tree_sitter
 
 from .. import suppressions
-from ..analyze import Bound, Diagnostic, FileAnalysis, apply_policy
-from ..binder import bind
+from ..analyze import Bound, FileAnalysis, apply_policy
+from ..bind import bind
+from ..diagnose import Diagnostic
 from ..escape import EscapeGraph
 from ..parsing import language, syntax_problems, uses_tsx
 from ..policies import POLICIES

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import config as configuration
-from ..loading import DEFAULT_MAX_BYTES
+from ..batch.loading import DEFAULT_MAX_BYTES
 from ..policies import POLICIES
 from ..rules import Severity
 

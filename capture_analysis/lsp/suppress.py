@@ -20,7 +20,7 @@ from __future__ import annotations
 import tree_sitter
 
 from .. import suppressions
-from ..analyze import Diagnostic
+from ..diagnose import Diagnostic
 from ..rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
 from ..source import SourceFile
 from .actions import ActionKind, Fix, Replacement

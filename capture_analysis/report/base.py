@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..analyze import Diagnostic, FileAnalysis
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
 from ..rules import Severity
 
 

@@ -51,12 +51,11 @@ from dataclasses import dataclass, field
 import graphviz
 import networkx as nx
 
-from ..allocations import FunctionReport, Site
 from ..analyze import FileAnalysis
-from ..decide import Decision
 from ..escape import ESCAPE
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
-from ..policy_support import PolicySite
+from ..policies.support import PolicySite
+from ..records import Decision, FunctionReport, Site
 
 FONT = "Helvetica"
 READ_COLOR = "#555555"

@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import PurePath
 
-from ..analyze import Diagnostic, FileAnalysis
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
 from ..rules import Severity
 from .base import Reporter, Totals
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any, TextIO
 
-from ..allocations import FunctionReport
-from ..analyze import Diagnostic, FileAnalysis
-from ..compare import ComparedAnalysis, document_json, policies_json
-from ..decide import Decision
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
 from ..model import BindingKind, Closure, Storage
+from ..policies.compare import ComparedAnalysis, document_json, policies_json
+from ..records import Decision, FunctionReport
 from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals
 

@@ -12,8 +12,9 @@ import os
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..allocations import FunctionReport
-from ..analyze import Diagnostic, FileAnalysis
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
+from ..records import FunctionReport
 from ..source import PositionEncoding, SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
 

@@ -17,7 +17,8 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from .. import __version__
-from ..analyze import Diagnostic, FileAnalysis
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
 from ..rules import RULES, Rule
 from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json

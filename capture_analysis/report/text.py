@@ -12,8 +12,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from ..analyze import Diagnostic, FileAnalysis
-from ..compare import ComparedAnalysis, render_table
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
+from ..policies.compare import ComparedAnalysis, render_table
 from ..rules import Severity
 from ..source import SourceFile
 from .base import Reporter, Totals

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from hypothesis import strategies as st
 
 from .program import (
+    STATIC_ELEMENTS,
     ArrayLit,
     ArrayTarget,
     Assign,
@@ -55,7 +56,6 @@ from .program import (
     Program,
     Read,
     Return,
-    STATIC_ELEMENTS,
     Stmt,
     Switch,
     Target,

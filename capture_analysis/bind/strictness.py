@@ -17,7 +17,7 @@ from pathlib import PurePath
 
 import tree_sitter
 
-from .model import Closure
+from ..model import Closure
 
 Node = tree_sitter.Node
 

@@ -31,11 +31,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .allocations import FunctionReport
-from .decide import Decision
-from .escape import EscapeGraph, Step
-from .model import Binding, BindingKind, Closure, FileModel, Loop, Scope, ScopeKind, Storage
-from .policy_support import (
+from ..escape import EscapeGraph
+from ..model import Binding, BindingKind, Closure, FileModel, Loop, Scope, ScopeKind, Storage
+from ..records import Decision, FunctionReport, Step
+from ..source import SourceFile
+from .support import (
     PolicySite,
     branch_around,
     capturers_of,
@@ -45,7 +45,6 @@ from .policy_support import (
     node_at,
     simple_parameters,
 )
-from .source import SourceFile
 
 
 class Part(enum.Enum):

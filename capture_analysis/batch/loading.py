@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from .source import SourceFile
+from ..source import SourceFile
 
 #: files larger than this are skipped with a message (``--max-file-size`` changes it).
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .parsing import SOURCE_SUFFIXES
+from ..parsing import SOURCE_SUFFIXES
 
 if TYPE_CHECKING:
     import pathspec

@@ -13,10 +13,10 @@ from functools import lru_cache
 
 import tree_sitter
 
-from .model import Binding, Closure, FileModel, Reference
-from .parsing import language, uses_tsx
-from .policy_support import Node, closure_node, node_at, syntax_tree
-from .source import SourceFile
+from ..model import Binding, Closure, FileModel, Reference
+from ..parsing import language, uses_tsx
+from ..source import SourceFile
+from .support import Node, closure_node, node_at, syntax_tree
 
 #: array methods whose call on a binding the legacy rule counts as a write of it (``xs.push(1)``).
 MUTATORS = frozenset({"push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin"})

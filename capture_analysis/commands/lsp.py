@@ -45,7 +45,7 @@ def tune_garbage_collection() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        from .lsp.server import build
+        from ..lsp.server import build
     except ImportError as error:
         print(f"boxcheck lsp: the language server needs pygls and lsprotocol ({error}); install them with "
               "`pip install -e '.[lsp]'` (or `make test`, which installs every extra)", file=sys.stderr)

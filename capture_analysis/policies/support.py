@@ -23,11 +23,12 @@ from functools import lru_cache
 
 import tree_sitter
 
-from .allocations import FunctionReport, Site, allocate, function_label
-from .mapped_arguments import simple_parameter_list
-from .model import Closure, FileModel, Loop, Storage
-from .parsing import parse
-from .source import SourceFile
+from ..allocations import allocate
+from ..bind.mapped_arguments import simple_parameter_list
+from ..model import Closure, FileModel, Loop, Storage
+from ..parsing import parse
+from ..records import FunctionReport, Site, function_label
+from ..source import SourceFile
 
 Node = tree_sitter.Node
 

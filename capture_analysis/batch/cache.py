@@ -37,15 +37,16 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .outcome import Analyzed, Job
-from .report import FileCounts
-from .rules import Severity
+from .. import __version__
+from ..report import FileCounts
+from ..rules import Severity
+from .jobs import Analyzed, Job
 
 DIRECTORY = ".boxcheck_cache"
 #: set (to anything but "" or "0") to turn the cache off, as ``--no-cache`` does.
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
-PACKAGE = Path(__file__).resolve().parent
+#: the package root: every module in it is part of the code fingerprint.
+PACKAGE = Path(__file__).resolve().parent.parent
 FORMAT_VERSION = 2
 #: the key of ``{"\u0000": index}``, which stands for the entry's index-th string (no piece has a key "\u0000").
 STRING = "\x00"

@@ -43,13 +43,12 @@ and ``unmodelled`` names them so that the output can say so.
 
 from __future__ import annotations
 
-from .allocations import FunctionReport
-from .decide import Decision
-from .escape import EscapeGraph, Step
+from ..escape import EscapeGraph
+from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
+from ..records import Decision, FunctionReport, Step
+from ..source import SourceFile
 from .legacy_syntax import LegacySyntax
-from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
-from .policy_support import branch_around, capturers_of, closure_label, empty_reports, new_site
-from .source import SourceFile
+from .support import branch_around, capturers_of, closure_label, empty_reports, new_site
 
 DECLARED = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.USING, BindingKind.VAR})
 LEXICAL = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.USING})

@@ -3,8 +3,8 @@
 A policy turns the scope model into decisions (``decide``) and groups the
 heap-allocated ones into allocation sites (``allocate``).  ``optimal`` is
 DESIGN.md section 2 (``decide.py`` + ``allocations.py``); ``legacy`` is the
-pre-fix rule of the compiler in the reference case (``policy_legacy.py``);
-``v8`` is what V8 does (``policy_v8.py``).  docs/policies.md states each one.
+pre-fix rule of the compiler in the reference case (``legacy.py``);
+``v8`` is what V8 does (``v8.py``).  docs/policies.md states each one.
 
 ``unmodelled``, when a policy has it, names the functions whose allocations
 the policy knows it does not count, with the reason; they are reported.
@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import policy_legacy, policy_v8
-from .allocations import FunctionReport, allocate
-from .decide import Decision, decide
-from .escape import EscapeGraph
-from .model import Closure, FileModel
-from .source import SourceFile
+from ..allocations import allocate
+from ..decide import decide
+from ..escape import EscapeGraph
+from ..model import Closure, FileModel
+from ..records import Decision, FunctionReport
+from ..source import SourceFile
+from . import legacy, v8
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +46,17 @@ LEGACY = Policy(
     "the pre-fix rule of the reference case: box every captured binding that is written anywhere, closure-valued "
     "lets/consts any closure refers to, function declarations closures refer to and what they refer to, forward "
     "captures; one box per execution of the declaration",
-    policy_legacy.decide,
-    policy_legacy.allocate,
-    policy_legacy.unmodelled,
+    legacy.decide,
+    legacy.allocate,
+    legacy.unmodelled,
 )
 
 V8 = Policy(
     "v8",
     "what V8 does: a context slot for every binding an inner function refers to (or a direct eval sees), "
     "written or not; one context per scope that has a slot, made on scope entry; no by-value, no escape",
-    policy_v8.decide,
-    policy_v8.allocate,
+    v8.decide,
+    v8.allocate,
 )
 
 POLICIES: dict[str, Policy] = {policy.name: policy for policy in (OPTIMAL, LEGACY, V8)}

@@ -28,11 +28,11 @@ from importlib import resources
 import lark
 import tree_sitter
 
-from .model import Binding, BindingKind, Storage
-from .parsing import parse
-from .policies import POLICIES
-from .rules import RULES
-from .source import SourceFile
+from ..model import Binding, BindingKind, Storage
+from ..parsing import parse
+from ..policies import POLICIES
+from ..rules import RULES
+from ..source import SourceFile
 
 LINE_MARKER = "//~"
 HEADER_MARKER = "//@"
@@ -552,10 +552,3 @@ def render(expectations: list[Expectation], bad: list[Expectation]) -> str:
     clauses.extend(str(e) for e in expectations if not isinstance(e, StorageExpectation))
     clauses.extend(f"BAD: {b}" for b in bad)
     return "; ".join(clauses)
-
-
-def main(argv: list[str]) -> int:
-    """``boxcheck verify``: ``cli.py`` routes the subcommand here; the checking lives in ``verify.py``."""
-    from .verify import main as verify_main
-
-    return verify_main(argv)

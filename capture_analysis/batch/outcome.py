@@ -14,66 +14,24 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING
 
-from . import collector, suppressions
-from .analyze import FileAnalysis, analyze_source
-from .compare import analyzer
-from .config import Config
+from .. import suppressions
+from ..analyze import FileAnalysis, analyze_source
+from ..config import Config
+from ..policies import POLICIES, Policy
+from ..policies.compare import analyzer
+from ..report import FORMATS, FileCounts, Reporter
+from ..source import SourceFile
+from . import collector
+from .jobs import Analyzed, Failed, Job, Outcome
 from .loading import LoadError, checked, read
-from .policies import POLICIES, Policy
-from .report import FORMATS, FileCounts, Piece, Reporter, RunOptions
-from .rules import Severity
-from .source import SourceFile
 
 if TYPE_CHECKING:
     from .cache import Cache
 
 Analyze = Callable[[SourceFile, Policy], FileAnalysis]
 
-
-@dataclass(frozen=True, slots=True)
-class Job:
-    """Everything besides a file's bytes that decides its output; hashable, picklable, and the cache's key."""
-
-    format: str
-    options: RunOptions
-    #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
-    severities: tuple[tuple[str, Severity | None], ...]
-    max_file_size: int
-
-    @classmethod
-    def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> Job:
-        return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
-
-    def __hash__(self) -> int:
-        return hash((self.format, astuple(self.options), self.severities, self.max_file_size))
-
-    def identity(self) -> list[object]:
-        """What of the job changes a file's rendering, as JSON data for the cache key."""
-        return [self.format, list(astuple(self.options)),
-                [[code, None if level is None else level.label] for code, level in self.severities]]
-
-
-@dataclass(frozen=True, slots=True)
-class Analyzed:
-    path: str
-    piece: Piece
-    counts: FileCounts
-
-
-@dataclass(frozen=True, slots=True)
-class Failed:
-    """A file that was not analyzed: unreadable, skipped on purpose, or an internal error."""
-
-    path: str
-    message: str
-    #: True when the run must exit 2 (I/O and internal errors); False for files skipped on purpose.
-    is_error: bool
-
-
-Outcome = Analyzed | Failed
 
 _renderers: dict[Job, Reporter] = {}
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import graphviz
 
-from .analyze import Bound, FileAnalysis, apply_policy, bind_source
-from .loading import LoadError, load
-from .model import Closure, FileModel
-from .policies import POLICIES
-from .report.dot import build_graph, visible
-from .source import SourceFile
+from ..analyze import Bound, FileAnalysis, apply_policy, bind_source
+from ..batch.loading import LoadError, load
+from ..model import Closure, FileModel
+from ..policies import POLICIES
+from ..report.dot import build_graph, visible
+from ..source import SourceFile
 
 #: output suffix -> the ``dot -T`` format (None: the DOT text itself).
 OUTPUT_FORMATS: dict[str, str | None] = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}

@@ -31,8 +31,9 @@ from multiprocessing.context import BaseContext
 
 from .cache import Cache
 from .collector import tune_for_batch
+from .jobs import Failed, Job, Outcome
 from .loading import LoadError, read
-from .outcome import Analyze, Failed, Job, Outcome, internal_error, outcome_at
+from .outcome import Analyze, internal_error, outcome_at
 
 CHUNK_FILES = 16
 CHUNK_BYTES = 128 * 1024

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .model import Closure, ClosureKind, Reference
+from ..model import Closure, ClosureKind, Reference
 from .strictness import function_node, is_module, is_strict
 
 Node = tree_sitter.Node

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .model import SAFE_USE, Binding, BindingKind, Reference, Scope, Use, UseKind
+from ..model import SAFE_USE, Binding, BindingKind, Reference, Scope, Use, UseKind
 
 #: what a function's own scope may already hold under the name: ``var h`` joins them.
 VAR_LIKE = (BindingKind.VAR, BindingKind.FUNCTION)

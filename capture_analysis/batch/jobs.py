@@ -1,0 +1,58 @@
+"""The records of a run over many files: what a job is, and what it gives back for each file.
+
+A ``Job`` is everything besides a file's bytes that decides its output (the
+cache's key); an ``Outcome`` is what a file gives back, computed here, in a
+worker process or read from the cache (``outcome``).  Plain data, so that
+``cache``, ``outcome`` and ``workers`` all import them and none another's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+from ..config import Config
+from ..report import FileCounts, Piece, RunOptions
+from ..rules import Severity
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """Everything besides a file's bytes that decides its output; hashable, picklable, and the cache's key."""
+
+    format: str
+    options: RunOptions
+    #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
+    severities: tuple[tuple[str, Severity | None], ...]
+    max_file_size: int
+
+    @classmethod
+    def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> Job:
+        return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
+
+    def __hash__(self) -> int:
+        return hash((self.format, astuple(self.options), self.severities, self.max_file_size))
+
+    def identity(self) -> list[object]:
+        """What of the job changes a file's rendering, as JSON data for the cache key."""
+        return [self.format, list(astuple(self.options)),
+                [[code, None if level is None else level.label] for code, level in self.severities]]
+
+
+@dataclass(frozen=True, slots=True)
+class Analyzed:
+    path: str
+    piece: Piece
+    counts: FileCounts
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A file that was not analyzed: unreadable, skipped on purpose, or an internal error."""
+
+    path: str
+    message: str
+    #: True when the run must exit 2 (I/O and internal errors); False for files skipped on purpose.
+    is_error: bool
+
+
+Outcome = Analyzed | Failed

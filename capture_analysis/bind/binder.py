@@ -1,0 +1,342 @@
+"""The scope builder: declarations, references, writes and captures.
+
+One explicit-stack walk over the tree (no recursion, so a 10,000-deep arrow
+nest cannot overflow Python's stack), in the manner of eslint-scope:
+
+* every scope collects the references made directly in it; when the scope
+  closes, the names it declares are resolved and the rest go *through* to the
+  parent, so hoisting (``var``, function declarations) and shadowing fall out
+  of the order of closing;
+* one pattern walker (``patterns``) serves declarations (``const {a, b: [c]} = o``)
+  and assignments (``[a, b] = [b, a]``) alike;
+* every value position carries a ``Use`` (called, copied into a binding,
+  escaping, or dropped) that ``escape.py`` turns into a value-flow graph.
+
+This module holds the walk's state and its primitives (scopes, declarations,
+references, closures) and the passes after the walk.  The handlers live in
+one module per family of constructs (``statements``, ``expressions``,
+``functions``, ``patterns``), as free functions over ``(binder, node, scope,
+use)``; ``dispatch`` maps node kinds to them.
+
+Type syntax (annotations, ``type``/``interface`` declarations, type
+arguments, ``declare`` statements, overload signatures) is skipped: it
+references nothing at run time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import sys
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+import tree_sitter
+
+from ..model import (
+    SAFE_USE,
+    Binding,
+    BindingKind,
+    Closure,
+    ClosureKind,
+    FileModel,
+    Loop,
+    Reference,
+    Scope,
+    ScopeKind,
+    Use,
+)
+from ..parsing import SyntaxProblem
+from . import mapped_arguments, strictness
+from .block_functions import bind_vars
+from .syntax import decode_identifier_escapes, escaping, field_ids, unwrap
+
+Node = tree_sitter.Node
+Handler: TypeAlias = "Callable[[Binder, Node, Scope, Use], None]"
+#: an item of the work stack: ``(handler, node, scope, use)``.  Besides the handlers of ``dispatch``, the
+#: walk pushes its own steps (close a scope, declare a pattern once its defaults are visited) with other
+#: arguments, hence the loose types.  A plain tuple, not a named one: the walk pushes and pops one per
+#: node, and a tuple is the cheapest to build.
+Work: TypeAlias = "tuple[Callable[..., None], Any, Any, Any]"
+
+
+class Binder:
+    """Builds a ``FileModel`` from a parsed tree.  Use once."""
+
+    def __init__(self, data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem], path: str,
+                 table: dict[int, Handler]):
+        self.data = data
+        #: the file's name, for what its suffix says (``.mjs`` and ``.mts`` are modules).
+        self.path = path
+        self.tree = tree
+        self.syntax = syntax
+        self.closures: list[Closure] = []
+        self.bindings: list[Binding] = []
+        self.references: list[Reference] = []
+        self.eval_calls: list[tuple[Reference, Scope]] = []
+        self.with_scopes: list[tuple[Scope, int]] = []
+        #: spans of ``export const/function/class ...`` declarations.
+        self.exported_spans: list[tuple[int, int, Scope]] = []
+        self.stack: list[Work] = []
+        #: closure literal start -> the binding it initializes (for the back-patch exception).
+        self.pending_init: dict[int, Binding] = {}
+        #: closure literal start -> the name it is assigned to (``const f = () => ...`` is ``f``).
+        self.names: dict[int, str] = {}
+        #: (start, end, effect): expressions inside a destructuring pattern (defaults, computed
+        #: keys, member targets). They run after the source, so writes in them take effect late.
+        self.deferred: list[tuple[int, int, int]] = []
+        #: the handler of each node kind id (``dispatch.dispatch_table``).
+        self.table = table
+        self.name_memo: dict[bytes, str] = {}
+        #: an identifier named ``arguments`` was met (``mapped_arguments``), escaped or not.
+        self.names_arguments = False
+        self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
+        self.block_kind = tree.language.id_for_node_kind("statement_block", True)
+        self.new_kind = tree.language.id_for_node_kind("new_expression", True)
+        self.fields = field_ids(tree.language)
+        #: catch clauses whose parameter is a pattern: a ``var`` of the same name in them is an error.
+        self.pattern_catches: set[Scope] = set()
+        #: is the whole file strict (``strictness.is_module``)? Asked only by sloppy-mode rules.
+        self.strict_file: bool | None = None
+
+    def run(self) -> FileModel:
+        root = self.tree.root_node
+        module = self.new_closure(ClosureKind.MODULE, None, root, None, 0, SAFE_USE)
+        scope = Scope(ScopeKind.MODULE, root.start_byte, root.end_byte, None, module)
+        module.scope = scope
+        module.body_start = root.start_byte
+        self.stack = [(Binder.closing, scope, None, None)]
+        self.visit_all(root.named_children, scope)
+        stack = self.stack
+        pop = stack.pop
+        while stack:
+            handler, node, scope, use = pop()
+            handler(self, node, scope, use)
+        self.defer_pattern_writes()
+        self.mark_dynamic_scopes()
+        self.mark_syntax_errors()
+        self.mark_exported()
+        if self.names_arguments:
+            mapped_arguments.mark(self.references, root, self.data, self.path)
+        return FileModel(module, self.closures, self.bindings, self.references)
+
+    def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
+        if node is not None:
+            self.stack.append((self.table.get(node.kind_id, visit_unknown), node, scope, use))
+
+    def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
+        push = self.stack.append
+        get = self.table.get
+        skip = skip_node
+        unknown = visit_unknown
+        for node in reversed(nodes):
+            handler = get(node.kind_id, unknown)
+            if handler is not skip:
+                push((handler, node, scope, use))
+
+    def later_close(self, scope: Scope) -> None:
+        """Close ``scope`` once everything pushed after this has been visited."""
+        self.stack.append((Binder.closing, scope, None, None))
+
+    def closing(self, scope: Scope, _: None, __: None) -> None:
+        self.close_scope(scope)
+
+    def open_scope(self, kind: ScopeKind, node: Node, parent: Scope, loop: Loop | None = None) -> Scope:
+        scope = Scope(kind, node.start_byte, node.end_byte, parent, parent.closure, loop)
+        self.later_close(scope)
+        return scope
+
+    def close_scope(self, scope: Scope) -> None:
+        if scope.block_functions is not None and self.sloppy(scope.closure):
+            bind_vars(scope, scope.block_functions, self.pattern_catches, self.bindings, self.references)
+        pending = scope.pending
+        scope.pending = []
+        parent = scope.parent
+        declared = scope.declarations
+        if not declared:
+            # Most blocks declare nothing: their references go through as they are.
+            if parent is not None:
+                if parent.pending:
+                    parent.pending.extend(pending)
+                else:
+                    parent.pending = pending
+            return
+        parameters = scope.parameters
+        through = parent.pending if parent is not None else None
+        get = declared.get
+        for ref in pending:
+            binding = get(ref.name)
+            if binding is None:
+                if through is not None:
+                    through.append(ref)
+            elif (parameters is not None and binding.kind is not BindingKind.PARAM
+                  and parameters[0] <= ref.start < parameters[1]):
+                if through is not None:
+                    through.append(ref)  # ``(a = () => v) => { var v }``: the default sees the outer ``v``
+            else:
+                ref.binding = binding
+                binding.references.append(ref)
+
+    def declare(
+        self,
+        name_node: Node,
+        kind: BindingKind,
+        scope: Scope,
+        init_offset: int,
+        per_iteration_of: Loop | None = None,
+    ) -> Binding:
+        name = self.name_of(name_node)
+        existing = scope.declarations.get(name)
+        if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM):
+            # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
+            return existing
+        binding = Binding(name, kind, scope, name_node.start_byte, name_node.end_byte, init_offset,
+                          per_iteration_of=per_iteration_of)
+        scope.declarations[name] = binding
+        self.bindings.append(binding)
+        return binding
+
+    def sloppy(self, closure: Closure) -> bool:
+        if self.strict_file is None:
+            self.strict_file = strictness.is_module(self.tree.root_node, self.data, self.path)
+        return not self.strict_file and not strictness.is_strict(closure, self.tree.root_node, self.data)
+
+    def reference(self, node: Node, scope: Scope, *, read: bool, write: bool, use: Use = SAFE_USE,
+                  declaration_write: bool = False, effect: int | None = None) -> Reference:
+        """``effect``: for a write, where it takes effect if not at ``node``.
+
+        Writes take effect on the last byte of their assignment: after the right-hand side
+        ran, yet still inside every span (loop clause, block) that contains the assignment.
+        """
+        start = node.start_byte
+        ref = Reference(self.name_of(node), start, node.end_byte, scope, scope.closure, read, write, None,
+                        declaration_write, use, start if effect is None else effect)
+        scope.pending.append(ref)
+        self.references.append(ref)
+        return ref
+
+    def text(self, node: Node) -> str:
+        return self.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def name_of(self, node: Node) -> str:
+        """An identifier's name: ``\\u0062ar`` and ``bar`` are one identifier; names are interned.
+
+        Memoized by the identifier's bytes: a file names the same few thousand identifiers
+        over and over, and a dictionary hit costs less than decoding and interning again.
+        """
+        raw = self.data[node.start_byte:node.end_byte]
+        name = self.name_memo.get(raw)
+        if name is None:
+            text = raw.decode("utf-8", "replace")
+            name = self.name_memo[raw] = sys.intern(decode_identifier_escapes(text) if "\\" in text else text)
+            if name == "arguments":
+                self.names_arguments = True
+        return name
+
+    @staticmethod
+    def function_scope(scope: Scope) -> Scope:
+        while scope.kind not in (ScopeKind.FUNCTION, ScopeKind.MODULE):
+            assert scope.parent is not None
+            scope = scope.parent
+        return scope
+
+    def name_literal(self, value: Node | None, name: str) -> None:
+        if value is not None:
+            self.names[unwrap(value).start_byte] = name
+
+    def new_closure(self, kind: ClosureKind, name: str | None, node: Node, parent: Closure | None,
+                    creation_offset: int, use: Use, name_node: Node | None = None,
+                    head_end: int | None = None) -> Closure:
+        """``head_end``: where an unnamed closure's head ends, when the caller already knows."""
+        if name_node is not None:
+            name_start, name_end = name_node.start_byte, name_node.end_byte
+        else:
+            name_start, name_end = node.start_byte, self.head_end(node) if head_end is None else head_end
+        closure = Closure(kind, name, node.start_byte, node.end_byte, name_start, name_end, parent, creation_offset,
+                          use=use)
+        closure.index = len(self.closures)
+        self.closures.append(closure)
+        if parent is not None:
+            parent.children.append(closure)
+        return closure
+
+    @staticmethod
+    def head_end(node: Node) -> int:
+        """End of an unnamed closure's head: ``=>`` of an arrow, the ``function`` keyword, else its first token."""
+        first_end = node.start_byte + 1
+        for index, child in enumerate(node.children):
+            if index == 0:
+                first_end = child.end_byte
+            if child.type in ("=>", "function"):
+                return child.end_byte
+            if child.type == "statement_block" or index > 8:
+                break
+        return first_end
+
+    def defer_pattern_writes(self) -> None:
+        """``let { a = (x = 1) } = { b: keep(() => x) }`` writes ``x`` after the closure exists (``patterns``)."""
+        if not self.deferred:
+            return
+        writes = sorted((r for r in self.references if r.is_write), key=lambda r: r.start)
+        starts = [r.start for r in writes]
+        for start, end, effect in self.deferred:
+            for ref in writes[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
+                ref.effect = max(ref.effect, effect)
+
+    def mark_dynamic_scopes(self) -> None:
+        """Direct ``eval`` and ``with`` can read and write every visible binding."""
+        sites = [(scope, ref.start) for ref, scope in self.eval_calls if ref.binding is None]
+        sites.extend(self.with_scopes)
+        for scope, offset in sites:
+            closure: Closure | None = scope.closure
+            while closure is not None:
+                closure.dynamic_scope_sites.append(offset)
+                closure = closure.parent
+            walk: Scope | None = scope
+            while walk is not None:
+                walk.has_direct_eval = True
+                walk = walk.parent
+
+    def mark_exported(self) -> None:
+        """Bindings declared by an ``export`` declaration, at module level or in a namespace body.
+
+        A namespace member that is exported becomes a property of the namespace object.
+        """
+        by_scope: dict[Scope, list[tuple[int, int]]] = {}
+        for start, end, scope in self.exported_spans:
+            by_scope.setdefault(self.function_scope(scope), []).append((start, end))
+        for scope, spans in by_scope.items():
+            spans.sort()
+            starts = [start for start, _ in spans]
+            for binding in scope.declarations.values():
+                i = bisect.bisect_right(starts, binding.start) - 1
+                binding.exported = i >= 0 and binding.start < spans[i][1]
+
+    def mark_syntax_errors(self) -> None:
+        """A closure that contains a syntax error, and every closure around it, is decided conservatively."""
+        if not self.syntax:
+            return
+        spans = sorted((c.start, c.index) for c in self.closures if not c.is_module)
+        starts = [start for start, _ in spans]
+        for problem in self.syntax:
+            if problem.type_only:
+                continue
+            i = bisect.bisect_right(starts, problem.start) - 1
+            while i >= 0:
+                closure = self.closures[spans[i][1]]
+                if closure.start <= problem.start < closure.end or problem.start == closure.end:
+                    walk: Closure | None = closure
+                    while walk is not None and not walk.is_module and not walk.has_syntax_error:
+                        walk.has_syntax_error = True
+                        walk = walk.parent
+                    break
+                i -= 1
+
+
+def skip_node(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """The handler of nodes with no run-time code (``dispatch.TYPE_ONLY``): never pushed at all."""
+    return None
+
+
+def visit_unknown(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """Anything without a handler: its value-children are treated as escaping (sound default)."""
+    binder.visit_all(node.named_children, scope, escaping(f"used in `{node.type}`"))

@@ -1,0 +1,144 @@
+"""Which handler visits which node kind: one table, built once per grammar, dispatched on kind ids.
+
+Every named node kind of both grammars has a place here, so that a grammar
+upgrade cannot drop a construct silently (``tests/test_node_coverage.py``):
+a handler in ``HANDLERS``; ``TYPE_ONLY``, skipped because it has no run-time
+code; ``READ_BY_PARENT``, never dispatched because its parent's handler reads
+it; or ``GENERIC``, left on purpose to ``visit_unknown``, which visits the
+children as escaping values: the sound default for anything unknown.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tree_sitter
+
+from ..model import SAFE_USE, Scope, Use
+from . import expressions as expr
+from . import functions as fn
+from . import statements as stmt
+from .binder import Binder, Handler
+from .binder import skip_node as skip
+from .syntax import AWAITED_USE, Node, escaping, expression_child
+
+#: nodes that are only types, or declarations with no run-time code.
+TYPE_ONLY = frozenset(
+    {
+        "type_annotation", "type_arguments", "type_parameters", "type_alias_declaration",
+        "interface_declaration", "ambient_declaration", "function_signature",
+        "abstract_method_signature", "method_signature", "index_signature",
+        "property_signature", "type_predicate_annotation", "asserts_annotation",
+        "implements_clause", "opting_type_annotation", "omitting_type_annotation",
+        "adding_type_annotation", "import_alias", "comment", "html_comment",
+        "string", "number", "regex", "true", "false", "null", "undefined",
+        "this", "super", "property_identifier", "private_property_identifier",
+        "statement_identifier", "hash_bang_line", "meta_property", "type_identifier",
+        "predefined_type", "accessibility_modifier", "override_modifier",
+        "readonly_type", "escape_sequence", "string_fragment", "debugger_statement",
+        "empty_statement", "break_statement", "continue_statement",
+    }
+)
+
+
+def safe_children(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit_all(node.named_children, scope, SAFE_USE)
+
+
+def visit_transparent(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit(expression_child(node), scope, use)
+
+
+def escaping_children(why: str) -> Handler:
+    use = escaping(why)
+
+    def handler(binder: Binder, node: Node, scope: Scope, _: Use) -> None:
+        binder.visit_all(node.named_children, scope, use)
+
+    return handler
+
+
+HANDLERS: dict[str, Handler] = {
+    "program": safe_children,
+    "function_declaration": fn.visit_function,
+    "generator_function_declaration": fn.visit_function,
+    "function_expression": fn.visit_function,
+    "function": fn.visit_function,
+    "generator_function": fn.visit_function,
+    "arrow_function": fn.visit_function,
+    "method_definition": fn.visit_function,
+    "class_declaration": fn.visit_class,
+    "abstract_class_declaration": fn.visit_class,
+    "class": fn.visit_class,
+    "enum_declaration": fn.visit_enum,
+    "internal_module": fn.visit_namespace,
+    "module": fn.visit_namespace,
+    "statement_block": stmt.visit_block,
+    "switch_body": stmt.visit_block,
+    "lexical_declaration": stmt.visit_declaration,
+    "variable_declaration": stmt.visit_declaration,
+    "using_declaration": stmt.visit_declaration,
+    "for_statement": stmt.visit_for,
+    "for_in_statement": stmt.visit_for_in,
+    "while_statement": stmt.visit_while,
+    "do_statement": stmt.visit_while,
+    "catch_clause": stmt.visit_catch,
+    "if_statement": stmt.visit_if,
+    "else_clause": stmt.visit_if,
+    "switch_statement": safe_children,
+    "switch_case": safe_children,
+    "with_statement": stmt.visit_with,
+    "labeled_statement": stmt.visit_labeled,
+    "import_statement": stmt.visit_import,
+    "export_statement": stmt.visit_export,
+    "expression_statement": safe_children,
+    "identifier": expr.visit_identifier,
+    "shorthand_property_identifier": expr.visit_shorthand,
+    "assignment_expression": expr.visit_assignment,
+    "augmented_assignment_expression": expr.visit_augmented_assignment,
+    "update_expression": expr.visit_update,
+    "call_expression": expr.visit_call,
+    "new_expression": expr.visit_call,
+    "member_expression": expr.visit_member,
+    "subscript_expression": expr.visit_subscript,
+    "ternary_expression": expr.visit_ternary,
+    "binary_expression": expr.visit_binary,
+    "sequence_expression": expr.visit_sequence,
+    "object": expr.visit_object,
+    "pair": expr.visit_pair,
+    "jsx_opening_element": expr.visit_jsx_element_name,
+    "jsx_self_closing_element": expr.visit_jsx_element_name,
+    "unary_expression": safe_children,
+    "template_substitution": safe_children,
+    "computed_property_name": safe_children,
+    "parenthesized_expression": visit_transparent,
+    "as_expression": visit_transparent,
+    "satisfies_expression": visit_transparent,
+    "non_null_expression": visit_transparent,
+    "type_assertion": visit_transparent,
+    "instantiation_expression": visit_transparent,
+    "return_statement": escaping_children("returned"),
+    "throw_statement": escaping_children("thrown"),
+    "yield_expression": escaping_children("yielded"),
+    "await_expression": escaping_children(AWAITED_USE.why),
+    "spread_element": escaping_children("spread"),
+    "array": escaping_children("stored in an array literal"),
+    "decorator": escaping_children("passed to a decorator"),
+    "jsx_expression": escaping_children("passed into JSX"),
+    "class_heritage": escaping_children("extended"),
+    "jsx_closing_element": skip,
+    "nested_identifier": skip,
+}
+
+
+@lru_cache(maxsize=None)
+def dispatch_table(language: tree_sitter.Language) -> dict[int, Handler]:
+    """Handlers by node kind id, built once per grammar: dispatch on ints, not on type strings."""
+    by_name: dict[str, Handler] = dict(HANDLERS)
+    by_name.update(dict.fromkeys(TYPE_ONLY, skip))
+    table: dict[int, Handler] = {}
+    for kind_id in range(language.node_kind_count):
+        handler = by_name.get(language.node_kind_for_id(kind_id) or "")
+        if handler is not None:
+            table[kind_id] = handler
+    return table

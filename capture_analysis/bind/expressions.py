@@ -1,0 +1,208 @@
+"""Expressions: reads, calls, member accesses, assignments, and the uses they hand to their operands.
+
+What an expression does with an operand's value decides whether a closure
+there escapes (``escape.py``): a call's arguments escape, its callee is
+called; ``a && b`` hands its own use to both operands, ``a + b`` drops them;
+``x = v`` copies ``v`` into ``x``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..model import AWAITED_CALLEE_USE, CALLEE_USE, SAFE_USE, Reference, Scope, Use, UseKind
+from .patterns import later_write
+from .syntax import (
+    AWAITED_USE,
+    CONSTRUCTED_USE,
+    LOGICAL_ASSIGN,
+    LOGICAL_OPS,
+    PATTERN_USE,
+    PROTOTYPE_USE,
+    Node,
+    escaping,
+    expression_child,
+    unwrap,
+)
+
+if TYPE_CHECKING:
+    from .binder import Binder
+
+# -- reads and operators ----------------------------------------------------------------------------
+
+
+def visit_identifier(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """A read: the most frequent node of all, so ``reference`` is inlined here."""
+    start = node.start_byte
+    end = node.end_byte
+    raw = binder.data[start:end]
+    if raw == b"undefined":
+        return
+    name = binder.name_memo.get(raw) or binder.name_of(node)
+    ref = Reference(name, start, end, scope, scope.closure, True, False, None, False, use, start)
+    scope.pending.append(ref)
+    binder.references.append(ref)
+
+
+def visit_shorthand(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """``{ x }`` reads ``x``, even when it is called ``undefined``."""
+    binder.reference(node, scope, read=True, write=False, use=use)
+
+
+def visit_transparent(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit(expression_child(node), scope, use)
+
+
+def visit_ternary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit(node.child_by_field_id(binder.fields.alternative), scope, use)
+    binder.visit(node.child_by_field_id(binder.fields.consequence), scope, use)
+    binder.visit(node.child_by_field_id(binder.fields.condition), scope, SAFE_USE)
+
+
+def visit_binary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    operator = node.child_by_field_id(binder.fields.operator)
+    inner = use if operator is not None and operator.type in LOGICAL_OPS else SAFE_USE
+    binder.visit(node.child_by_field_id(binder.fields.right), scope, inner)
+    binder.visit(node.child_by_field_id(binder.fields.left), scope, inner)
+
+
+def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    children = [c for c in node.named_children if c.type != "comment"]
+    if not children:
+        return
+    binder.visit(children[-1], scope, use)
+    binder.visit_all(children[:-1], scope, SAFE_USE)
+
+
+def visit_object(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit_all(node.named_children, scope, escaping("stored in an object literal"))
+
+
+def visit_pair(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit(node.child_by_field_id(binder.fields.value), scope, escaping("stored in an object literal"))
+    key = node.child_by_field_id(binder.fields.key)
+    if key is not None and key.type == "computed_property_name":
+        binder.visit(key, scope, SAFE_USE)
+
+
+def visit_jsx_element_name(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    name = node.child_by_field_id(binder.fields.name)
+    for child in reversed(node.named_children):
+        if child == name:
+            if child.type == "identifier" and binder.text(child)[:1].isupper():
+                binder.reference(child, scope, read=True, write=False, use=escaping("rendered as a JSX element"))
+            elif child.type == "member_expression":
+                binder.visit(child, scope, SAFE_USE)
+        else:
+            binder.visit(child, scope, SAFE_USE)
+
+
+# -- calls and members ------------------------------------------------------------------------------
+
+
+def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    callee = node.child_by_field_id(binder.fields.function) or node.child_by_field_id(binder.fields.constructor)
+    arguments = node.child_by_field_id(binder.fields.arguments)
+    if arguments is not None:
+        if arguments.type == "arguments":
+            binder.visit_all(arguments.named_children, scope, escaping("passed as an argument"))
+        else:
+            # A tagged template passes every substituted value to the tag.
+            passed = escaping("passed to a template tag")
+            for part in arguments.named_children:
+                if part.type == "template_substitution":
+                    binder.visit_all(part.named_children, scope, passed)
+    if callee is not None:
+        bare = unwrap(callee)
+        if bare.type == "identifier" and binder.name_of(bare) == "eval":
+            ref = binder.reference(bare, scope, read=True, write=False, use=CALLEE_USE)
+            binder.eval_calls.append((ref, scope))
+        elif node.kind_id == binder.new_kind:
+            # ``new F()``: the object's prototype is ``F.prototype``, whose ``constructor`` is ``F``.
+            binder.visit(callee, scope, CONSTRUCTED_USE)
+        else:
+            binder.visit(callee, scope, AWAITED_CALLEE_USE if use is AWAITED_USE else CALLEE_USE)
+
+
+def visit_member(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    obj = node.child_by_field_id(binder.fields.object)
+    prop = node.child_by_field_id(binder.fields.property)
+    name = binder.text(prop) if prop is not None else ""
+    if use.kind is UseKind.CALLEE:
+        inner = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
+    elif name == "prototype":
+        inner = PROTOTYPE_USE  # ``F.prototype.constructor`` is ``F``
+    else:
+        inner = SAFE_USE
+    binder.visit(obj, scope, inner)
+
+
+def visit_subscript(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    binder.visit(node.child_by_field_id(binder.fields.index), scope, SAFE_USE)
+    if use.kind is UseKind.CALLEE:
+        inner = escaping("receiver of a computed method call")
+    else:
+        inner = escaping("read with a computed key, which may be its `prototype`")
+    binder.visit(node.child_by_field_id(binder.fields.object), scope, inner)
+
+
+# -- writes -----------------------------------------------------------------------------------------
+
+
+def visit_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    left = node.child_by_field_id(binder.fields.left)
+    right = node.child_by_field_id(binder.fields.right)
+    if left is None:
+        binder.visit_all(node.named_children, scope, SAFE_USE)
+        return
+    target = unwrap(left)
+    if target.type == "identifier":
+        ref = binder.reference(target, scope, read=False, write=True, effect=node.end_byte - 1)
+        binder.name_literal(right, ref.name)
+        if use.kind is UseKind.SAFE:
+            binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+        elif use.kind is UseKind.FLOW:
+            # ``a = b = v``: v goes into b, and the same value from b into a.
+            binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+            binder.reference(target, scope, read=True, write=False, use=use)
+        else:
+            binder.visit(right, scope, escaping("assigned, and the assignment's value is used"))
+        return
+    if target.type in ("member_expression", "subscript_expression"):
+        prop = target.child_by_field_id(binder.fields.property)
+        if prop is not None and right is not None:
+            binder.name_literal(right, binder.text(prop))
+        right_use = escaping("stored into a property")
+    elif target.type == "object_pattern":
+        right_use = PATTERN_USE
+    else:
+        right_use = SAFE_USE  # ``[a, b] = v`` iterates the value: a function is not iterable
+    binder.visit(right, scope, right_use if use.kind is UseKind.SAFE else escaping("assigned, and used"))
+    later_write(binder, left, scope, False, node.end_byte - 1)
+
+
+def visit_augmented_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    left = node.child_by_field_id(binder.fields.left)
+    right = node.child_by_field_id(binder.fields.right)
+    operator = node.child_by_field_id(binder.fields.operator)
+    logical = operator is not None and operator.type in LOGICAL_ASSIGN
+    if left is None:
+        return
+    target = unwrap(left)
+    if target.type == "identifier":
+        ref = binder.reference(target, scope, read=True, write=True, effect=node.end_byte - 1)
+        if logical and use.kind is UseKind.SAFE:
+            binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
+        elif logical:
+            binder.visit(right, scope, escaping("assigned, and the assignment's value is used"))
+        else:
+            binder.visit(right, scope, SAFE_USE)
+        return
+    binder.visit(right, scope, escaping("stored into a property") if logical else SAFE_USE)
+    later_write(binder, left, scope, True, node.end_byte - 1)
+
+
+def visit_update(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    argument = node.child_by_field_id(binder.fields.argument)
+    if argument is not None:
+        later_write(binder, argument, scope, True, node.end_byte - 1)

@@ -1,0 +1,260 @@
+"""Functions and classes: closures, their scopes, parameters, and the elements of classes.
+
+A function declaration is created when its scope is entered (hoisting); an
+expression where it stands.  Parameters are initialized left to right, each
+at the end of its own default.  A class's methods and instance fields live as
+long as the class; its static code runs while the class is defined.
+Namespaces and enums compile to code that runs where they stand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..model import CALLEE_USE, SAFE_USE, Binding, BindingKind, Closure, ClosureKind, Scope, ScopeKind, Use, UseKind
+from .block_functions import BlockFunction
+from .patterns import later_declare
+from .syntax import Node, escaping, has_decorator
+
+if TYPE_CHECKING:
+    from .binder import Binder
+
+# -- functions --------------------------------------------------------------------------------------
+
+
+def closure_kind(binder: Binder, node: Node, ntype: str, words: set[str], name_node: Node | None) -> ClosureKind:
+    """``words``: the function node's unnamed tokens (``async``, ``get``, ``*``...)."""
+    if ntype in ("function_declaration", "generator_function_declaration"):
+        return ClosureKind.FUNCTION_DECLARATION
+    if ntype == "arrow_function":
+        return ClosureKind.ARROW
+    if ntype == "method_definition":
+        if "get" in words:
+            return ClosureKind.GETTER
+        if "set" in words:
+            return ClosureKind.SETTER
+        if name_node is not None and binder.text(name_node) == "constructor":
+            return ClosureKind.CONSTRUCTOR
+        return ClosureKind.METHOD
+    return ClosureKind.FUNCTION_EXPRESSION
+
+
+def closure_name(binder: Binder, node: Node, name: Node | None) -> str | None:
+    """The declared name, else the binding or property the function is assigned to."""
+    if name is not None and name.type in ("identifier", "property_identifier", "type_identifier",
+                                          "private_property_identifier", "string", "number"):
+        return binder.text(name)
+    return binder.names.pop(node.start_byte, None)
+
+
+def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    ntype = node.type
+    body = node.child_by_field_id(binder.fields.body)
+    if body is None and ntype != "arrow_function":
+        return  # overload signature or abstract member: no run-time function
+    # One pass over the children: the unnamed tokens, the decorators, and the head's end
+    # (the ``=>`` of an arrow or the ``function`` keyword, else the first token).
+    words: set[str] = set()
+    decorators: list[Node] = []
+    head_end = -1
+    first_end = node.start_byte + 1
+    for index, child in enumerate(node.children):
+        if index == 0:
+            first_end = child.end_byte
+        if child.is_named:
+            if child.kind_id == binder.decorator_kind:
+                decorators.append(child)
+        else:
+            word = child.type
+            words.add(word)
+            if head_end < 0 and (word == "=>" or word == "function"):
+                head_end = child.end_byte
+    name_node = node.child_by_field_id(binder.fields.name)
+    kind = closure_kind(binder, node, ntype, words, name_node)
+    is_declaration = kind is ClosureKind.FUNCTION_DECLARATION
+    if is_declaration:
+        # Hoisted: created when its scope is entered, before any statement of it runs.
+        creation = scope.closure.body_start if scope.kind is ScopeKind.FUNCTION else scope.start
+        use = SAFE_USE
+    else:
+        creation = node.start_byte
+    closure = binder.new_closure(kind, closure_name(binder, node, name_node), node, scope.closure, creation, use,
+                                 name_node, head_end if head_end >= 0 else first_end)
+    closure.is_async = "async" in words
+    closure.is_generator = "*" in words or ntype.startswith("generator")
+    initialized = binder.pending_init.pop(node.start_byte, None)
+    if initialized is not None:
+        initialized.init_closure = closure
+    if is_declaration and name_node is not None:
+        binding = binder.declare(name_node, BindingKind.FUNCTION, scope, creation)
+        binding.init_closure = closure
+        closure.binding = binding
+        if scope.kind is not ScopeKind.FUNCTION and scope.kind is not ScopeKind.MODULE:
+            in_block(binder, scope, binding, node.start_byte)
+    outer = scope
+    if ntype in ("function_expression", "function", "generator_function") and name_node is not None:
+        outer = Scope(ScopeKind.FUNCTION_NAME, node.start_byte, node.end_byte, scope, closure)
+        binder.later_close(outer)
+        binder.declare(name_node, BindingKind.FUNCTION_NAME, outer, node.start_byte).init_closure = closure
+    if ntype == "method_definition" and name_node is not None and name_node.type == "computed_property_name":
+        binder.visit(name_node, scope, SAFE_USE)
+    fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, outer, closure)
+    closure.scope = fscope
+    closure.body_start = body.start_byte if body is not None else node.end_byte
+    binder.later_close(fscope)
+    if body is not None:
+        if body.kind_id == binder.block_kind:
+            binder.visit_all(body.named_children, fscope, SAFE_USE)
+        else:
+            binder.visit(body, fscope, escaping("returned"))
+    params = node.child_by_field_id(binder.fields.parameters)
+    if params is not None:
+        fscope.parameters = (params.start_byte, params.end_byte)
+        for param in reversed(params.named_children):
+            parameter(binder, param, fscope)
+    elif ntype == "arrow_function":
+        single = node.child_by_field_id(binder.fields.parameter)
+        if single is not None:
+            binder.declare(single, BindingKind.PARAM, fscope, single.end_byte)
+    for decorator in decorators:
+        binder.visit(decorator, scope, SAFE_USE)
+
+
+def in_block(binder: Binder, block: Scope, binding: Binding, statement: int) -> None:
+    """A function declared in a block: sloppy code also gives its function a ``var`` (``block_functions``)."""
+    function_scope = block.closure.scope
+    if function_scope is not None and function_scope.kind is ScopeKind.FUNCTION:
+        if function_scope.block_functions is None:
+            function_scope.block_functions = []
+        function_scope.block_functions.append(BlockFunction(block, binding, statement))
+
+
+def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
+    """Parameters are initialized left to right: each one at the end of its own default."""
+    if param.type not in ("required_parameter", "optional_parameter"):
+        if param.type in ("identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"):
+            later_declare(binder, param, fscope, BindingKind.PARAM, param.end_byte, None, fscope)
+        return
+    pattern = param.child_by_field_id(binder.fields.pattern)
+    value = param.child_by_field_id(binder.fields.value)
+    visit_decorators(binder, param, fscope)
+    if pattern is None or pattern.type == "this":
+        return
+    if pattern.type == "identifier":
+        binding = binder.declare(pattern, BindingKind.PARAM, fscope, param.end_byte)
+        if value is not None:
+            binder.name_literal(value, binding.name)
+            binder.visit(value, fscope, Use(UseKind.FLOW, "default value", binding))
+    else:
+        binder.visit(value, fscope, SAFE_USE)
+        later_declare(binder, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope)
+
+
+def visit_decorators(binder: Binder, node: Node, scope: Scope) -> None:
+    for child in node.named_children:
+        if child.type == "decorator":
+            binder.visit(child, scope, SAFE_USE)
+
+
+def function_body(binder: Binder, closure: Closure, node: Node, body: Node | None, parent: Scope) -> None:
+    fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, parent, closure)
+    closure.scope = fscope
+    closure.body_start = body.start_byte if body is not None else node.start_byte
+    binder.later_close(fscope)
+    if body is not None:
+        binder.visit_all(body.named_children, fscope, SAFE_USE)
+
+
+# -- classes ----------------------------------------------------------------------------------------
+
+
+def visit_class(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """A class declaration binds its name in the enclosing scope at its end, and inside its body at the body's start."""
+    name_node = node.child_by_field_id(binder.fields.name)
+    body = node.child_by_field_id(binder.fields.body)
+    binder.pending_init.pop(node.start_byte, None)
+    binder.names.pop(node.start_byte, None)
+    if node.type != "class" and name_node is not None:
+        binder.declare(name_node, BindingKind.CLASS, scope, node.end_byte)
+    class_scope = binder.open_scope(ScopeKind.CLASS, node, scope)
+    if name_node is not None and body is not None:
+        class_scope.decorated = has_decorator(node) or any(
+            member.type == "decorator" or has_decorator(member) for member in body.named_children)
+        # Bound once every element is defined (ES2022 ClassDefinitionEvaluation): at the class's end.
+        binder.declare(name_node, BindingKind.CLASS_NAME, class_scope, node.end_byte)
+    if body is not None:
+        class_members(binder, body, class_scope)
+    for child in reversed(node.named_children):
+        if child.type == "class_heritage":
+            binder.visit(child, class_scope, SAFE_USE)
+        elif child.type == "decorator":
+            binder.visit(child, scope, SAFE_USE)
+
+
+def class_members(binder: Binder, body: Node, scope: Scope) -> None:
+    """Methods, accessors and instance fields live as long as the class does; static code runs now."""
+    member_use = escaping("member of a class, reachable through the class and its instances")
+    for member in reversed(body.named_children):
+        mtype = member.type
+        if mtype == "method_definition":
+            binder.visit(member, scope, member_use)
+        elif mtype in ("public_field_definition", "field_definition"):
+            field(binder, member, scope, member_use)
+        elif mtype == "class_static_block":
+            block = binder.new_closure(ClosureKind.STATIC_BLOCK, "static", member, scope.closure,
+                                       member.start_byte, CALLEE_USE)
+            function_body(binder, block, member, member.child_by_field_id(binder.fields.body), scope)
+        elif mtype == "decorator":
+            binder.visit(member, scope, SAFE_USE)
+
+
+def field(binder: Binder, member: Node, scope: Scope, member_use: Use) -> None:
+    """A field initializer is function-like: it runs later, at construction (or now, if static)."""
+    value = member.child_by_field_id(binder.fields.value)
+    name = member.child_by_field_id(binder.fields.name) or member.child_by_field_id(binder.fields.property)
+    is_static = any(c.type == "static" for c in member.children)
+    if value is not None:
+        label = binder.text(name) if name is not None else None
+        initializer = binder.new_closure(ClosureKind.FIELD_INITIALIZER, label, value, scope.closure,
+                                         value.start_byte, CALLEE_USE if is_static else member_use)
+        if label is not None:
+            binder.name_literal(value, label)
+        fscope = Scope(ScopeKind.FUNCTION, value.start_byte, value.end_byte, scope, initializer)
+        initializer.scope = fscope
+        initializer.body_start = value.start_byte
+        binder.later_close(fscope)
+        binder.visit(value, fscope, escaping("stored into a class field"))
+    if name is not None and name.type == "computed_property_name":
+        binder.visit(name, scope, SAFE_USE)
+    visit_decorators(binder, member, scope)
+
+
+# -- namespaces and enums ---------------------------------------------------------------------------
+
+
+def visit_namespace(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """``namespace N { ... }`` compiles to an immediately invoked function."""
+    name = node.child_by_field_id(binder.fields.name)
+    body = node.child_by_field_id(binder.fields.body)
+    if name is not None:
+        first = name
+        while first.type == "nested_identifier" and first.named_child_count:
+            first = first.named_children[0]
+        if first.type == "identifier":
+            binder.declare(first, BindingKind.NAMESPACE, scope, node.end_byte)
+    if body is None:
+        return
+    closure = binder.new_closure(ClosureKind.NAMESPACE, binder.text(name) if name is not None else None,
+                                 node, scope.closure, node.start_byte, CALLEE_USE, name)
+    function_body(binder, closure, node, body, scope)
+
+
+def visit_enum(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    name = node.child_by_field_id(binder.fields.name)
+    if name is not None:
+        binder.declare(name, BindingKind.ENUM, scope, node.end_byte)
+    body = node.child_by_field_id(binder.fields.body)
+    if body is not None:
+        for member in reversed(body.named_children):
+            if member.type == "enum_assignment":
+                binder.visit(member.child_by_field_id(binder.fields.value), scope, SAFE_USE)

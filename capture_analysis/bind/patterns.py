@@ -1,0 +1,140 @@
+"""Destructuring: one walker over patterns, for declarations and for assignments alike.
+
+``const {a, b: [c = 1], ...rest} = o`` declares ``a``, ``c`` and ``rest``;
+``[a, {b: o.p = f()}] = v`` writes ``a`` and ``o.p``.  The walk is the same:
+``walk`` finds every name with its default, and visits what else a pattern
+holds (computed keys, member targets, other defaults) as expressions that run
+after the source value, so a write in them takes effect late::
+
+    let { a = (x = 1) } = { b: keep(() => x) };   // `x = 1` runs after the arrow exists
+
+Only what happens at a name differs: a declaration declares it (and, for a
+``var`` with an initializer, writes it), an assignment writes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..model import SAFE_USE, BindingKind, Loop, Scope, Use, UseKind
+from .syntax import Node, escaping, unwrap
+
+if TYPE_CHECKING:
+    from .binder import Binder
+
+#: what a pattern binds or writes: ``a`` in ``[a] = v``, ``{a} = v``, ``{a = 1} = v``.
+NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"})
+#: targets that are evaluated, not bound: ``[o.p, o[k]] = v`` (assignments only).
+MEMBERS = frozenset({"member_expression", "subscript_expression"})
+#: parts whose children are patterns again; an assignment's target parses as ``array``/``object``.
+LISTS = frozenset({"array_pattern", "object_pattern", "rest_pattern", "array", "object", "spread_element"})
+PAIRS = frozenset({"pair_pattern", "pair"})
+#: ``a = 1`` inside a pattern: the default applies when the source holds ``undefined``.
+DEFAULTS = frozenset({"assignment_pattern", "object_assignment_pattern", "assignment_expression"})
+DEFAULT_USE = escaping("default value of a destructuring")
+
+#: called with a name node of the pattern and its default value, if it has one.
+Leaf = Callable[[Node, "Node | None"], None]
+
+
+def walk(binder: Binder, node: Node, scope: Scope, effect: int, leaf: Leaf) -> None:
+    """Every name of the pattern goes to ``leaf``; the rest is visited in ``scope``, taking effect at ``effect``."""
+    top = unwrap(node)
+    work = [node]
+    while work:
+        target = unwrap(work.pop())
+        kind = target.type
+        if kind in NAMES:
+            leaf(target, None)
+        elif kind in MEMBERS:
+            if target is top or target == top:
+                binder.visit(target, scope, SAFE_USE)
+            else:
+                visit_in_pattern(binder, target, scope, SAFE_USE, effect)
+        elif kind in LISTS:
+            work.extend(target.named_children)
+        elif kind in PAIRS:
+            value = target.child_by_field_id(binder.fields.value)
+            if value is not None:
+                work.append(value)
+            key = target.child_by_field_id(binder.fields.key)
+            if key is not None and key.type == "computed_property_name":
+                visit_in_pattern(binder, key, scope, SAFE_USE, effect)
+        elif kind in DEFAULTS:
+            left = target.child_by_field_id(binder.fields.left)
+            right = target.child_by_field_id(binder.fields.right)
+            name = unwrap(left) if left is not None else None
+            if name is not None and name.type in NAMES:
+                leaf(name, right)
+            else:
+                visit_in_pattern(binder, right, scope, DEFAULT_USE, effect)
+                if left is not None:
+                    work.append(left)
+        elif kind not in ("comment", "type_annotation"):
+            binder.visit(target, scope, SAFE_USE)
+
+
+def declare_pattern(binder: Binder, node: Node, target: Scope, kind: BindingKind, init_offset: int,
+                    loop: Loop | None, expr_scope: Scope, written: int | None = None) -> None:
+    """Declare every name in a binding pattern in ``target``; defaults and computed keys run in ``expr_scope``.
+
+    ``written``: a ``var`` pattern with an initializer, or a ``for (var ... of)``
+    head, also writes each name; the write takes effect at that offset.
+    """
+    if written is not None:
+        deferred = written
+    elif loop is not None and loop.repeats(init_offset):
+        deferred = init_offset  # a for-in/of head: each iteration, before the body
+    else:
+        deferred = init_offset - 1
+
+    def declare(name: Node, default: Node | None) -> None:
+        binding = binder.declare(name, kind, target, init_offset, loop)
+        if written is not None:
+            binder.reference(name, expr_scope, read=False, write=True, declaration_write=True, effect=written)
+        if default is not None:
+            binder.name_literal(default, binding.name)
+            visit_in_pattern(binder, default, expr_scope, Use(UseKind.FLOW, "default value", binding), deferred)
+
+    walk(binder, node, expr_scope, deferred, declare)
+
+
+def write_pattern(binder: Binder, node: Node, scope: Scope, also_read: bool, effect: int) -> None:
+    """Assignment targets: names are written, members are evaluated, patterns recurse.
+
+    Every name is written at ``effect``, the end of the assignment: the source and
+    any default values run first, so a closure created there exists before the write.
+    """
+
+    def write(name: Node, default: Node | None) -> None:
+        if default is not None:
+            visit_in_pattern(binder, default, scope, DEFAULT_USE, effect)
+        binder.reference(name, scope, read=also_read, write=True, effect=effect)
+
+    walk(binder, node, scope, effect, write)
+
+
+def visit_in_pattern(binder: Binder, node: Node | None, scope: Scope, use: Use, effect: int) -> None:
+    """An expression inside a pattern: it runs after the source value, so its writes take effect at ``effect``."""
+    if node is not None:
+        binder.deferred.append((node.start_byte, node.end_byte, effect))
+        binder.visit(node, scope, use)
+
+
+def later_declare(binder: Binder, *args: object) -> None:
+    """``declare_pattern(binder, *args)`` after the expressions pushed after this (defaults run first)."""
+    binder.stack.append((declaring, args, None, None))
+
+
+def declaring(binder: Binder, args: tuple[object, ...], _: None, __: None) -> None:
+    declare_pattern(binder, *args)  # type: ignore[arg-type]
+
+
+def later_write(binder: Binder, *args: object) -> None:
+    """``write_pattern(binder, *args)`` after the expressions pushed after this."""
+    binder.stack.append((writing, args, None, None))
+
+
+def writing(binder: Binder, args: tuple[object, ...], _: None, __: None) -> None:
+    write_pattern(binder, *args)  # type: ignore[arg-type]

@@ -1,0 +1,102 @@
+"""Shapes of the syntax tree that every family of handlers asks about, and the uses they hand down.
+
+A ``Use`` says what the expression around a value does with it (``model.UseKind``);
+the escaping ones carry their reason, made once per distinct reason.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from types import SimpleNamespace
+
+import tree_sitter
+
+from ..model import Use, UseKind
+
+Node = tree_sitter.Node
+
+#: wrappers whose value is their expression child: ``(x)``, ``x as T``, ``x!``, ``<T>x``, ``x satisfies T``.
+TRANSPARENT = frozenset(
+    {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion",
+     "instantiation_expression"}
+)
+FUNCTION_NODES = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_expression",
+     "function", "generator_function", "arrow_function", "method_definition"}
+)
+DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
+LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
+LOGICAL_OPS = frozenset({"&&", "||", "??"})
+
+
+def expression_child(node: Node) -> Node | None:
+    """The value-carrying child of a transparent wrapper."""
+    if node.type == "type_assertion":
+        return node.named_children[-1] if node.named_child_count else None
+    for child in node.named_children:
+        if child.type != "comment":
+            return child
+    return None
+
+
+def unwrap(node: Node) -> Node:
+    """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f``."""
+    while node.type in TRANSPARENT:
+        inner = expression_child(node)
+        if inner is None:
+            return node
+        node = inner
+    return node
+
+
+def has_decorator(node: Node) -> bool:
+    return any(child.type == "decorator" for child in node.named_children)
+
+
+IDENTIFIER_ESCAPE = re.compile(r"\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})")
+
+
+def decode_identifier_escapes(text: str) -> str:
+    def char(match: re.Match[str]) -> str:
+        code = int(match.group(1) or match.group(2), 16)
+        return chr(code) if code <= 0x10FFFF else match.group(0)
+
+    return IDENTIFIER_ESCAPE.sub(char, text)
+
+
+@lru_cache(maxsize=None)
+def escaping(why: str) -> Use:
+    """The use of a value that may outlive the activation, for this reason (one object per reason)."""
+    return Use(UseKind.ESCAPE, why)
+
+
+#: a function reachable from what it makes or exposes: its ``prototype`` object's ``constructor`` is itself.
+CONSTRUCTED_USE = escaping("constructed with `new`, whose object reaches it through its prototype")
+PROTOTYPE_USE = escaping("its `prototype` read, whose `constructor` is itself")
+PATTERN_USE = escaping("destructured by an object pattern, which may read its `prototype`")
+#: the operand of ``await`` (the value escapes; a call there is ``AWAITED_CALLEE_USE``).
+AWAITED_USE = escaping("awaited")
+
+
+#: the fields the handlers read.
+FIELDS = (
+    "alias", "alternative", "argument", "arguments", "body", "condition", "consequence", "constructor",
+    "function", "increment", "index", "initializer", "key", "kind", "left", "name",
+    "object", "operator", "parameter", "parameters", "pattern", "property", "right", "source",
+    "value",
+)
+
+
+@lru_cache(maxsize=None)
+def field_ids(language: tree_sitter.Language) -> SimpleNamespace:
+    """The ids of ``FIELDS`` in ``language``: they differ between the TypeScript and TSX grammars.
+
+    ``child_by_field_id`` costs half of ``child_by_field_name``, which compares the name with
+    the grammar's field names on every call, and the handlers make hundreds of thousands of them.
+    """
+    ids = {name: language.field_id_for_name(name) for name in FIELDS}
+    missing = sorted(name for name, field_id in ids.items() if field_id is None)
+    if missing:
+        raise ValueError(f"the grammar has no field named {', '.join(missing)}")
+    return SimpleNamespace(**ids)
