@@ -2,7 +2,7 @@
 PYTHON ?= python3
 BOXCHECK = $(PYTHON) -m capture_analysis
 
-.PHONY: install demo test examples rules golden graphs fuzz bench
+.PHONY: install demo test examples rules architecture golden graphs fuzz bench
 
 install:
 	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
@@ -21,6 +21,10 @@ examples:
 # Regenerate docs/rules.md from the rule catalogue (a test fails when it is stale).
 rules:
 	$(PYTHON) -m capture_analysis.commands.rules_doc --write
+
+# Redraw docs/img/architecture.svg from the package's imports (needs Graphviz `dot`; a test fails when it is stale).
+architecture:
+	$(PYTHON) -m capture_analysis.commands.architecture --write
 
 # Rewrite tests/golden/ (lsp, sarif, github, text outputs of the examples and tests/unicode/) after an intended change.
 golden:

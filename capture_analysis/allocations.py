@@ -10,51 +10,13 @@ or more share one ``context``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .model import Closure, ClosureKind, FileModel, Loop, Storage
-from .records import Decision
+from .records import Decision, FunctionReport, Site, function_label
 from .source import SourceFile
 
 #: closure kinds that are not function objects of their own.
 NOT_ALLOCATED = frozenset({ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK, ClosureKind.NAMESPACE,
                            ClosureKind.MODULE})
-
-
-@dataclass(slots=True)
-class Site:
-    id: str
-    kind: Storage
-    per_iteration: bool
-    decisions: list[Decision] = field(repr=False)
-    closure: Closure
-    loop: Loop | None
-    offset: int
-
-    @property
-    def multiplicity(self) -> str:
-        return "per-iteration" if self.per_iteration else "per-call"
-
-
-@dataclass(slots=True)
-class FunctionReport:
-    closure: Closure
-    decisions: list[Decision] = field(default_factory=list)
-    sites: list[Site] = field(default_factory=list)
-    closures_per_call: int = 0
-    closures_per_iteration: int = 0
-
-    @property
-    def per_call(self) -> int:
-        return sum(1 for s in self.sites if not s.per_iteration)
-
-    @property
-    def per_iteration(self) -> int:
-        return sum(1 for s in self.sites if s.per_iteration)
-
-
-def function_label(closure: Closure) -> str:
-    return closure.name or "anonymous"
 
 
 def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:

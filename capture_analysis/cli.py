@@ -4,7 +4,7 @@ Exit codes: 0 when no finding reaches ``--fail-on``, 1 when one does, 2 for
 usage and I/O errors (a missing path, an unreadable file, an internal error
 on one file).  Every other file is still analyzed and reported.
 
-Files are analyzed by ``--jobs`` worker processes (``parallel``) or through
+Files are analyzed by ``--jobs`` worker processes (``batch/workers``) or through
 the cache (``cache``); either way the reporter receives their outcomes
 (``outcome``) in input order, so the output does not depend on either.
 """
@@ -28,8 +28,8 @@ from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
 from .batch.shard import Shard
 from .batch.workers import default_jobs, outcomes, worth_a_pool
+from .compare import analyzer, parse_policies
 from .policies import POLICIES
-from .policies.compare import analyzer, parse_policies
 from .report import FORMATS, RunOptions, Totals
 from .rules import RULES, Severity
 

@@ -1,7 +1,7 @@
 """The storage decision: where each binding must live (policy ``optimal``).
 
-Invariants (DESIGN.md section 2)
---------------------------------
+Invariants (docs/design.md, section 2)
+----------------------------------------
 A binding declared in a function is
 
 * ``local``   when no closure refers to it;
@@ -15,6 +15,10 @@ A binding declared in a function is
 
 Module-level bindings are ``module``.  Direct ``eval``/``with`` and syntax
 errors make the bindings they can touch shared, never ``value``/``local``.
+
+The code reads in that order: ``Decider.facts`` gathers what is known of a
+binding, ``Decider.decide`` is the ladder above in a few lines, and
+``Decider.decision`` puts the reason and the evidence into words.
 
 The capture point
 -----------------
@@ -60,113 +64,189 @@ enter below the declaration), and one in a class's computed key or
 
 from __future__ import annotations
 
+import abc
 import bisect
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .bind.block_functions import evaluated
 from .escape import EscapeGraph, describe
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
-from .records import Step
+from .records import Decision, Step
 from .source import SourceFile
-
-if TYPE_CHECKING:
-    from .records import Site
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
                             ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK})
 
 
-@dataclass(slots=True)
-class Decision:
-    binding: Binding
-    storage: Storage
-    reason: str
-    #: closures created by the binding's activation that refer to it.
-    captured_by: list[Closure] = field(default_factory=list)
-    #: writes other than the initialization.
-    writes: list[Reference] = field(default_factory=list)
-    evidence: list[Step] = field(default_factory=list)
-    #: the closure that captures the binding before its initialization, if any.
-    early_capture: Closure | None = None
-    #: the write that happens after a closure captured the binding, if any.
-    late_write: Reference | None = None
-    #: for a parameter: the use of a sloppy-mode ``arguments`` object that may write it (``mapped_arguments``).
-    arguments_write: Reference | None = None
-    #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
-    conservative: str | None = None
-    #: the allocation site (set by ``allocations``).
-    site: Site | None = field(default=None, repr=False)
+class BindingDecider(abc.ABC):
+    """What every policy's decision pass shares: one ``Decision`` per binding of the file, in source order."""
 
-
-class Decider:
-    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph):
+    def __init__(self, model: FileModel, source: SourceFile):
         self.model = model
         self.source = source
-        self.graph = graph
-
-    def at(self, offset: int) -> str:
-        return str(self.source.position(offset))
 
     def run(self) -> list[Decision]:
         decisions = [self.decide(b) for b in self.model.bindings]
         decisions.sort(key=lambda d: d.binding.start)
         return decisions
 
+    @abc.abstractmethod
     def decide(self, binding: Binding) -> Decision:
-        own = binding.scope.closure
-        if own.kind is ClosureKind.MODULE:
+        """The policy's decision for one binding."""
+
+
+@dataclass(slots=True)
+class Facts:
+    """What the optimal rule knows of one binding, gathered in the order the ladder asks (``Decider.facts``).
+
+    A fact the ladder does not reach stays unset: the escape graph is built
+    only for a binding that needs shared storage.
+    """
+
+    binding: Binding
+    #: references from closures other than the binding's own function.
+    capturing: list[Reference] = field(default_factory=list)
+    #: the closures created by the binding's activation that refer to it (``captured_by``).
+    capturers: list[Closure] = field(default_factory=list)
+    #: writes other than the initialization.
+    writes: list[Reference] = field(default_factory=list)
+    #: why nothing can be known (``eval``, ``with``, a syntax error).
+    conservative: str | None = None
+    #: a capturer created before the binding holds its first value.
+    early: Closure | None = None
+    #: a write that may run after a capturer was created, with that capturer.
+    late: tuple[Reference, Closure] | None = None
+    #: a ``var`` whose only writes are initializers, the first of them after the capture: an early capture.
+    late_initializer: bool = False
+    #: the sloppy-mode ``arguments`` use that may write this parameter after capture.
+    aliased: Reference | None = None
+    #: a closure that refers to it and may outlive its scope instance, with the chain that shows it.
+    escaping: tuple[Closure, list[Step]] | None = None
+
+    @property
+    def copies_may_differ(self) -> bool:
+        """Could a copy held by a closure miss a value the binding later holds?"""
+        return self.early is not None or self.late is not None or self.aliased is not None
+
+
+class Decider(BindingDecider):
+    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph):
+        super().__init__(model, source)
+        self.graph = graph
+
+    def at(self, offset: int) -> str:
+        return str(self.source.position(offset))
+
+    def decide(self, binding: Binding) -> Decision:
+        if binding.scope.closure.is_module:
             return Decision(binding, Storage.MODULE, "declared at module top level: one environment per program")
-        capturing = [r for r in binding.references if r.closure is not own]
-        writes = [r for r in binding.references if r.is_write]
+        facts = self.facts(binding)
+        if facts.conservative is not None:
+            return self.decision(facts, Storage.BOX)
+        if not facts.capturers:
+            return self.decision(facts, Storage.LOCAL)
+        if not facts.copies_may_differ:
+            return self.decision(facts, Storage.VALUE)
+        if facts.escaping is None:
+            return self.decision(facts, Storage.STACK)
+        return self.decision(facts, Storage.BOX)  # one box, or a slot of a context: ``allocations`` groups them
+
+    # -- the facts --------------------------------------------------------------------
+
+    def facts(self, binding: Binding) -> Facts:
+        """Each fact is gathered only if the ladder in ``decide`` can reach the question it answers."""
+        own = binding.scope.closure
+        facts = Facts(binding)
+        facts.capturing = [r for r in binding.references if r.closure is not own]
+        facts.writes = [r for r in binding.references if r.is_write]
         found: dict[Closure, None] = {}
-        for ref in capturing:
+        for ref in facts.capturing:
             capturer = own.child_containing(ref.closure)
             if capturer is not None:
                 found[capturer] = None
-        capturers = list(found)
-        decision = Decision(binding, Storage.LOCAL, "", capturers, writes)
-        conservative = self.conservative_reason(binding)
-        if conservative is not None:
-            decision.conservative = conservative
-            decision.evidence.append(Step(binding.start, conservative))
-            decision.storage = Storage.BOX
-            decision.reason = conservative
+        facts.capturers = list(found)
+        facts.conservative = self.conservative_reason(binding)
+        if facts.conservative is not None or not facts.capturers:
+            return facts
+        facts.early = self.early_capture(binding, facts.capturers)
+        if facts.early is None:
+            facts.late = self.late_write(binding, facts.writes, facts.capturers)
+        if facts.late is not None:
+            write, capturer = facts.late
+            facts.late_initializer = (binding.kind is BindingKind.VAR
+                                      and all(w.is_declaration_write for w in facts.writes)
+                                      and write is min(facts.writes, key=lambda w: w.start)
+                                      and capturer.creation_offset < write.effect)
+        if facts.early is None and facts.late is None and binding.kind is BindingKind.PARAM:
+            facts.aliased = own.arguments_write
+        if facts.copies_may_differ:
+            facts.escaping = self.escaping_holders(binding, facts.capturing, self.culprit(facts))
+        return facts
+
+    @staticmethod
+    def culprit(facts: Facts) -> Closure | None:
+        """The closure that captures early or writes late: tried first, so the message names one culprit."""
+        if facts.early is not None:
+            return facts.early
+        if facts.late is not None:
+            write, capturer = facts.late
+            return capturer if facts.late_initializer else write.closure
+        return facts.aliased.closure if facts.aliased is not None else None
+
+    # -- the words --------------------------------------------------------------------
+
+    def decision(self, facts: Facts, storage: Storage) -> Decision:
+        """The decision with its reason and evidence: why the ladder stopped where it did."""
+        binding = facts.binding
+        decision = Decision(binding, storage, "", facts.capturers, facts.writes)
+        if facts.conservative is not None:
+            decision.conservative = facts.conservative
+            decision.evidence.append(Step(binding.start, facts.conservative))
+            decision.reason = facts.conservative
             return decision
-        if not capturers:
+        if storage is Storage.LOCAL:
             decision.reason = "no closure refers to it"
             return decision
-        for capturer in capturers:
+        for capturer in facts.capturers:
             decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}"))
-        early = self.early_capture(binding, capturers)
-        late = None if early is not None else self.late_write(binding, writes, capturers)
-        aliased = own.arguments_write if early is None and late is None and binding.kind is BindingKind.PARAM else None
-        if aliased is not None:
-            decision.arguments_write = aliased
-            why = self.aliased_reason(aliased, capturers)
-            decision.evidence.append(Step(aliased.start, why))
-        elif early is None and late is None:
-            decision.storage = Storage.VALUE
-            never = "never written after" if writes else "never reassigned"
-            if binding.kind is BindingKind.CLASS_NAME:
-                decision.reason = (f"captured by {self.closure_list(capturers)}, elements of the class, which are "
-                                   "created before its own name is bound but cannot run before; "
-                                   f"{never}: copied by value (the copies are back-patched)")
-            else:
-                decision.reason = (f"captured by {self.closure_list(capturers)}; initialized before capture "
-                                   f"and {never}: copied by value")
+        if storage is Storage.VALUE:
+            decision.reason = self.value_reason(binding, facts)
             return decision
-        elif early is not None:
-            decision.early_capture = early
-            why = self.early_reason(binding, early)
-            decision.evidence.append(Step(early.name_start, why))
+        why = self.sharing_reason(decision, facts)
+        if facts.escaping is None:
+            decision.reason = f"{why}; no closure that refers to it outlives the activation, so the frame holds it"
+            return decision
+        holder, chain = facts.escaping
+        decision.evidence.extend(chain)
+        decision.reason = f"{why}, and {self.closure_label(holder)} {self.escape_summary(chain)}"
+        return decision
+
+    def value_reason(self, binding: Binding, facts: Facts) -> str:
+        never = "never written after" if facts.writes else "never reassigned"
+        if binding.kind is BindingKind.CLASS_NAME:
+            return (f"captured by {self.closure_list(facts.capturers)}, elements of the class, which are "
+                    "created before its own name is bound but cannot run before; "
+                    f"{never}: copied by value (the copies are back-patched)")
+        return (f"captured by {self.closure_list(facts.capturers)}; initialized before capture "
+                f"and {never}: copied by value")
+
+    def sharing_reason(self, decision: Decision, facts: Facts) -> str:
+        """Why copies could differ, recorded on ``decision`` with its evidence step."""
+        binding = decision.binding
+        if facts.aliased is not None:
+            decision.arguments_write = facts.aliased
+            why = self.aliased_reason(facts.aliased, facts.capturers)
+            decision.evidence.append(Step(facts.aliased.start, why))
+        elif facts.early is not None:
+            decision.early_capture = facts.early
+            why = self.early_reason(binding, facts.early)
+            decision.evidence.append(Step(facts.early.name_start, why))
         else:
-            assert late is not None
-            write, capturer = late
+            assert facts.late is not None
+            write, capturer = facts.late
             decision.late_write = write
-            if (binding.kind is BindingKind.VAR and all(w.is_declaration_write for w in writes) and write is min(writes, key=lambda w: w.start)
-                    and capturer.creation_offset < write.effect):
+            if facts.late_initializer:
                 # ``function get() { return s } var s = ...``: only the initializer writes,
                 # so this is a capture before initialization, not a reassignment.  A second
                 # ``var s = ...`` after the capture, or the initializer of the next turn of a
@@ -176,18 +256,7 @@ class Decider:
             else:
                 why = self.late_reason(binding, write, capturer)
             decision.evidence.append(Step(write.start, why))
-        written = decision.late_write or decision.arguments_write
-        culprit = decision.early_capture or (written.closure if written is not None else None)
-        escaping = self.escaping_holders(binding, capturing, culprit)
-        if escaping is None:
-            decision.storage = Storage.STACK
-            decision.reason = f"{why}; no closure that refers to it outlives the activation, so the frame holds it"
-            return decision
-        holder, chain = escaping
-        decision.evidence.extend(chain)
-        decision.storage = Storage.BOX  # grouped into a context by ``allocations``
-        decision.reason = f"{why}, and {self.closure_label(holder)} {self.escape_summary(chain)}"
-        return decision
+        return why
 
     # -- the rules --------------------------------------------------------------------
 

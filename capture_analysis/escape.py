@@ -37,10 +37,10 @@ A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
+from .records import Step
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -52,16 +52,6 @@ ASYNC = "an async function called without `await`, whose call may resume after t
 GENERATOR = "a generator, whose calls live on in the generator objects they return"
 CALLEE = "handed out as `arguments.callee`"
 EXPOSED = "readable through the function's `arguments` object"
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One link of an evidence chain: what happened at which byte offset."""
-
-    offset: int
-    text: str
-    #: what the step is about (a closure or binding), for summaries.
-    subject: str = ""
 
 
 class EscapeGraph:

@@ -12,41 +12,69 @@ from dataclasses import dataclass, field
 
 
 class ScopeKind(enum.Enum):
+    """Where names are declared; a scope closes when its node ends, and what it does not declare goes through."""
+
+    #: the file: ``import { a } from "m"; const b = 1;``.
     MODULE = "module"
+    #: a function's parameters and body: ``function f(a) { var v; }``.
     FUNCTION = "function"
+    #: a block, a ``switch`` body, or the block of a bare sloppy-mode declaration: ``{ let x; }``.
     BLOCK = "block"
     #: ``for (let i ...)`` / ``for (const x of ...)``: bindings fresh per iteration.
     LOOP_HEAD = "loop-head"
+    #: a ``catch`` clause's parameter and block: ``catch (e) { let m; }``.
     CATCH = "catch"
+    #: a class's own name seen from inside its body: ``class C { m() { return C; } }``.
     CLASS = "class"
     #: ``const f = function g() {}``: ``g`` lives in a scope of its own.
     FUNCTION_NAME = "function-name"
 
 
 class BindingKind(enum.Enum):
+    """How a name was declared: it decides where the binding lives and when it holds its first value."""
+
+    #: ``var v = 1;``: the whole function, ``undefined`` from its start.
     VAR = "var"
+    #: ``let x = 1;``: its block, uninitialized until the declaration runs (TDZ).
     LET = "let"
+    #: ``const c = 1;``: as ``let``, and never assigned again.
     CONST = "const"
+    #: ``using r = open();``: as ``const``, disposed of when the block ends.
     USING = "using"
+    #: ``function f() {}``: created when its scope is entered.
     FUNCTION = "function"
+    #: ``class C {}``: as ``let``, bound once the class is defined.
     CLASS = "class"
+    #: ``function f(a, b = 1) {}``: initialized left to right when the call starts.
     PARAM = "param"
+    #: ``catch (e) {}``: the thrown value.
     CATCH = "catch"
+    #: ``import { a } from "m";``: a live view of the other module's binding.
     IMPORT = "import"
+    #: ``enum E { A }``: the enum object.
     ENUM = "enum"
+    #: ``namespace N {}``: the namespace object.
     NAMESPACE = "namespace"
-    #: The name of a named function expression, visible only inside it.
+    #: The name of a named function expression, visible only inside it: ``g`` in ``(function g() {})``.
     FUNCTION_NAME = "function-name"
-    #: A class's own name as seen from inside its body.
+    #: A class's own name as seen from inside its body: ``C`` in ``class C { m() { return C; } }``.
     CLASS_NAME = "class-name"
 
 
 class Storage(enum.Enum):
+    """Where a binding lives (docs/design.md, section 2): the answer boxcheck gives for each one."""
+
+    #: ``let n = 0; n++;`` with no closure referring to it: a register or a frame slot.
     LOCAL = "local"
+    #: ``const cache = new Map();`` at module level: one environment per program.
     MODULE = "module"
+    #: ``const k = 2; return (x) => x * k;``: the closure holds a copy.
     VALUE = "value"
+    #: ``let n = 0; const inc = () => n++; inc();``: shared, but no closure outlives the call: a frame slot.
     STACK = "stack"
+    #: ``let n = 0; return () => n++;``: a heap cell of its own, the only shared binding of its instance.
     BOX = "box"
+    #: ``let a = 0, b = 0; return () => a++ + b++;``: a slot of one heap object shared by the instance's bindings.
     CONTEXT = "context"
 
     @property
@@ -55,16 +83,29 @@ class Storage(enum.Enum):
 
 
 class ClosureKind(enum.Enum):
+    """A function-like body, by the syntax that makes it."""
+
+    #: ``function f() {}``.
     FUNCTION_DECLARATION = "function"
+    #: ``const f = function () {};``.
     FUNCTION_EXPRESSION = "function-expression"
+    #: ``const f = (x) => x;``.
     ARROW = "arrow"
+    #: ``{ m() {} }`` in an object literal or a class.
     METHOD = "method"
+    #: ``{ get size() {} }``.
     GETTER = "getter"
+    #: ``{ set size(v) {} }``.
     SETTER = "setter"
+    #: ``class C { constructor() {} }``.
     CONSTRUCTOR = "constructor"
+    #: ``class C { x = compute(); }``: runs at construction (or at definition, if static).
     FIELD_INITIALIZER = "field-initializer"
+    #: ``class C { static { init(); } }``: runs once, while the class is defined.
     STATIC_BLOCK = "static-block"
+    #: ``namespace N { ... }``: compiles to a function called where it stands.
     NAMESPACE = "namespace"
+    #: the file's top-level code.
     MODULE = "module"
 
 

@@ -10,14 +10,8 @@ from contextlib import redirect_stdout
 import pytest
 
 from capture_analysis.cli import main
+from capture_analysis.compare import ComparedAnalysis, analyze_compared, parse_policies, policies_json, render_table
 from capture_analysis.policies import POLICIES
-from capture_analysis.policies.compare import (
-    ComparedAnalysis,
-    analyze_compared,
-    parse_policies,
-    policies_json,
-    render_table,
-)
 from capture_analysis.source import SourceFile
 
 from .conftest import ROOT

@@ -14,9 +14,10 @@ from capture_analysis.expectations.annotations import (
     Header,
     StorageExpectation,
     Unannotated,
-    parse_annotations,
     render,
 )
+from capture_analysis.expectations.grammar import grammar_parser
+from capture_analysis.expectations.reader import parse_annotations
 from capture_analysis.model import BindingKind, Storage
 from capture_analysis.policies import OPTIMAL, POLICIES
 from capture_analysis.source import SourceFile
@@ -177,4 +178,4 @@ def test_render_is_the_inverse_of_parsing(annotation):
 
 
 def test_the_grammar_is_package_data_loaded_once():
-    assert expect.grammar_parser() is expect.grammar_parser()
+    assert grammar_parser() is grammar_parser()

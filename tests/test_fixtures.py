@@ -14,8 +14,8 @@ import pytest
 
 from capture_analysis.batch.files import collect
 from capture_analysis.batch.loading import load
-from capture_analysis.expectations.annotations import parse_annotations
 from capture_analysis.expectations.check import verify_path
+from capture_analysis.expectations.reader import parse_annotations
 from capture_analysis.source import SourceFile
 
 from .conftest import ROOT

@@ -12,9 +12,9 @@ import textwrap
 import pytest
 
 from capture_analysis.analyze import FileAnalysis
+from capture_analysis.compare import ComparedAnalysis, analyze_compared, parse_policies
 from capture_analysis.diagnose import Diagnostic
 from capture_analysis.policies import POLICIES
-from capture_analysis.policies.compare import ComparedAnalysis, analyze_compared, parse_policies
 from capture_analysis.source import SourceFile
 
 from .conftest import ROOT, analyze

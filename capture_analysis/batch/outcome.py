@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING
 
 from .. import suppressions
 from ..analyze import FileAnalysis, analyze_source
+from ..compare import analyzer
 from ..config import Config
 from ..policies import POLICIES, Policy
-from ..policies.compare import analyzer
 from ..report import FORMATS, FileCounts, Reporter
 from ..source import SourceFile
 from . import collector

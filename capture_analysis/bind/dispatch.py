@@ -3,9 +3,11 @@
 Every named node kind of both grammars has a place here, so that a grammar
 upgrade cannot drop a construct silently (``tests/test_node_coverage.py``):
 a handler in ``HANDLERS``; ``TYPE_ONLY``, skipped because it has no run-time
-code; ``READ_BY_PARENT``, never dispatched because its parent's handler reads
-it; or ``GENERIC``, left on purpose to ``visit_unknown``, which visits the
-children as escaping values: the sound default for anything unknown.
+code; ``READ_BY_PARENT``, never dispatched in a well-formed tree because its
+parent's handler reads it; or ``GENERIC``, left on purpose to
+``binder.visit_unknown``, which visits the children as escaping values: the
+sound default for anything unknown, and what a kind of ``READ_BY_PARENT``
+gets when a syntax error leaves it loose.
 """
 
 from __future__ import annotations
@@ -63,7 +65,6 @@ HANDLERS: dict[str, Handler] = {
     "function_declaration": fn.visit_function,
     "generator_function_declaration": fn.visit_function,
     "function_expression": fn.visit_function,
-    "function": fn.visit_function,
     "generator_function": fn.visit_function,
     "arrow_function": fn.visit_function,
     "method_definition": fn.visit_function,
@@ -77,7 +78,6 @@ HANDLERS: dict[str, Handler] = {
     "switch_body": stmt.visit_block,
     "lexical_declaration": stmt.visit_declaration,
     "variable_declaration": stmt.visit_declaration,
-    "using_declaration": stmt.visit_declaration,
     "for_statement": stmt.visit_for,
     "for_in_statement": stmt.visit_for_in,
     "while_statement": stmt.visit_while,
@@ -142,3 +142,49 @@ def dispatch_table(language: tree_sitter.Language) -> dict[int, Handler]:
         if handler is not None:
             table[kind_id] = handler
     return table
+
+
+#: kinds never dispatched in a well-formed tree: the handler named here reads them from their parent.
+READ_BY_PARENT: dict[str, str] = {
+    **dict.fromkeys(("arguments",), "expressions.visit_call"),
+    **dict.fromkeys(("formal_parameters", "required_parameter", "optional_parameter"), "functions.visit_function"),
+    **dict.fromkeys(("class_body", "public_field_definition", "class_static_block"), "functions.visit_class"),
+    **dict.fromkeys(("enum_body", "enum_assignment"), "functions.visit_enum"),
+    **dict.fromkeys(("variable_declarator",), "statements.visit_declaration"),
+    **dict.fromkeys(("export_clause", "export_specifier"), "statements.visit_export"),
+    **dict.fromkeys(("import_clause", "import_specifier", "named_imports", "namespace_import", "import_require_clause",
+                     "import_attribute"), "statements.visit_import"),
+    **dict.fromkeys(("object_pattern", "array_pattern", "rest_pattern", "pair_pattern", "assignment_pattern",
+                     "object_assignment_pattern", "shorthand_property_identifier_pattern"), "patterns.walk"),
+    **dict.fromkeys(("regex_pattern", "regex_flags"), "nothing: parts of a `regex`, which is skipped"),
+    **dict.fromkeys(("optional_chain",), "expressions.visit_member (the `?.` token)"),
+    # Type syntax: found only inside the nodes ``TYPE_ONLY`` skips (annotations, type arguments and
+    # parameters, ``type``/``interface`` declarations) or beside an expression that a handler picks
+    # out (``x as T``, ``x satisfies T``, ``<T>x``).
+    **dict.fromkeys((
+        "array_type", "asserts", "call_signature", "conditional_type", "constraint", "construct_signature",
+        "constructor_type", "default_type", "existential_type", "extends_type_clause", "flow_maybe_type",
+        "function_type", "generic_type", "index_type_query", "infer_type", "interface_body", "intersection_type",
+        "literal_type", "lookup_type", "mapped_type_clause", "nested_type_identifier", "object_type",
+        "optional_type", "parenthesized_type", "rest_type", "template_literal_type", "template_type", "this_type",
+        "tuple_type", "type_parameter", "type_predicate", "type_query", "union_type",
+    ), "nothing: type syntax"),
+}
+
+#: kinds left on purpose to ``binder.visit_unknown`` (children visited as escaping values), and why that is right.
+GENERIC: dict[str, str] = {
+    "try_statement": "its block and clauses are statements, which ignore the use they are handed",
+    "finally_clause": "its block is a statement, which ignores the use it is handed",
+    "switch_default": "its statements ignore the use they are handed",
+    "template_string": "its values sit in substitutions, whose handler decides their use",
+    "jsx_element": "its parts (opening and closing elements, expressions, text) have handlers of their own",
+    "jsx_attribute": "the attribute's value is handed to the element: it escapes",
+    "jsx_namespace_name": "`xlink:href` in JSX: its two names are read as escaping values, which is imprecise (a "
+                          "local of that name counts as captured) but never unsound",
+    "jsx_text": "text, with no values in it",
+    "html_character_reference": "`&amp;` in JSX text, with no values in it",
+    "extends_clause": "the value a class extends escapes: the class and its instances reach it",
+    "namespace_export": "`export * as ns from \"m\"` names nothing local; its name is read at module level, where "
+                        "every binding is `module` whatever its uses",
+    "import": "`import(...)` and `import.meta`: no values inside",
+}

@@ -33,8 +33,8 @@ from .annotations import (
     FileExpectations,
     StorageExpectation,
     Unannotated,
-    parse_annotations,
 )
+from .reader import parse_annotations
 
 #: storages that a line must state when they occur on it.
 CHECKED_STORAGES = frozenset({Storage.BOX, Storage.CONTEXT, Storage.STACK})

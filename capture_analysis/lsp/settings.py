@@ -85,7 +85,8 @@ def client_settings(raw: Any, previous: ClientSettings) -> tuple[ClientSettings,
                                  ("maxFileSize", "max_file_size", 1, None)):
         if key in raw:
             value = raw[key]
-            if isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high):
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            if whole and value >= low and (high is None or value <= high):
                 changes[name] = value
             else:
                 bound = f"from {low} to {high}" if high is not None else f"at least {low}"

@@ -2,7 +2,7 @@
 
 A policy turns the scope model into decisions (``decide``) and groups the
 heap-allocated ones into allocation sites (``allocate``).  ``optimal`` is
-DESIGN.md section 2 (``decide.py`` + ``allocations.py``); ``legacy`` is the
+docs/design.md section 2 (``decide.py`` + ``allocations.py``); ``legacy`` is the
 pre-fix rule of the compiler in the reference case (``legacy.py``);
 ``v8`` is what V8 does (``v8.py``).  docs/policies.md states each one.
 

@@ -1,9 +1,9 @@
-"""Policy ``legacy``: the pre-fix rule of the compiler in the reference case (POLICIES.md).
+"""Policy ``legacy``: the pre-fix rule of the compiler in the reference case (docs/policies.md).
 
 The rule is syntactic and flow-insensitive.  A binding is *captured* when a
 closure body refers to it anywhere (order does not matter), and *written*
 by any assignment, ``++``/``--``, destructuring leaf, or a call of an array
-mutator on it (``xs.push(1)``).  Then, numbered as in POLICIES.md:
+mutator on it (``xs.push(1)``).  Then, numbered as in docs/policies.md:
 
 3. a ``let``/``const``/``var`` is boxed iff captured and written (never a
    ``let``/``const`` of a ``for (;;)`` head, never a catch parameter);
@@ -43,6 +43,7 @@ and ``unmodelled`` names them so that the output can say so.
 
 from __future__ import annotations
 
+from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
 from ..records import Decision, FunctionReport, Step
@@ -75,10 +76,9 @@ def placement(syntax: LegacySyntax, binding: Binding) -> tuple[Loop | None, int 
     return loop, branch.start_byte if branch is not None else None, statement.start_byte
 
 
-class LegacyDecider:
+class LegacyDecider(BindingDecider):
     def __init__(self, model: FileModel, source: SourceFile):
-        self.model = model
-        self.source = source
+        super().__init__(model, source)
         self.syntax = LegacySyntax(model, source)
         self.refs_in: dict[Closure, list[Reference]] = {}
         for ref in model.references:
@@ -188,11 +188,6 @@ class LegacyDecider:
         return named
 
     # -- the decision -------------------------------------------------------------------
-
-    def run(self) -> list[Decision]:
-        decisions = [self.decide(b) for b in self.model.bindings]
-        decisions.sort(key=lambda d: d.binding.start)
-        return decisions
 
     def decide(self, binding: Binding) -> Decision:
         if binding.closure.is_module:

@@ -4,7 +4,7 @@ The pre-fix compiler decided from the syntax: ``xs.push(1)`` counts as a
 write of ``xs``, a local arrow is inlined only when every later use is a
 direct call with plain arguments, async functions with ``await`` become
 state machines.  Each question here is answered from the
-tree around a binding, a reference or a closure (``policy_support``).
+tree around a binding, a reference or a closure (``support``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Policy ``v8``: what V8 allocates for the same sources (POLICIES.md).
+"""Policy ``v8``: what V8 allocates for the same sources (docs/policies.md).
 
 V8 gives a context slot to every binding that an inner function refers to,
 written or not, and to every binding a direct ``eval`` can see.  There is no
@@ -31,6 +31,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, FileModel, Loop, Scope, ScopeKind, Storage
 from ..records import Decision, FunctionReport, Step
@@ -133,16 +134,10 @@ class ContextScopes:
                             branch.start_byte if branch is not None else None)
 
 
-class V8Decider:
+class V8Decider(BindingDecider):
     def __init__(self, model: FileModel, source: SourceFile):
-        self.model = model
-        self.source = source
+        super().__init__(model, source)
         self.scopes = ContextScopes(source)
-
-    def run(self) -> list[Decision]:
-        decisions = [self.decide(b) for b in self.model.bindings]
-        decisions.sort(key=lambda d: d.binding.start)
-        return decisions
 
     def decide(self, binding: Binding) -> Decision:
         if binding.closure.is_module:

@@ -1,4 +1,4 @@
-"""``--format json``: the ``boxcheck/1`` schema of DESIGN.md section 4.
+"""``--format json``: the ``boxcheck/1`` schema of docs/design.md, section 4.
 
 The schema is published at ``docs/schema/boxcheck-1.json``; fields are only
 ever added, never changed, so consumers of ``boxcheck/1`` keep working.
@@ -14,9 +14,9 @@ from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-
 from typing import Any, TextIO
 
 from ..analyze import FileAnalysis
+from ..compare import ComparedAnalysis, document_json, policies_json
 from ..diagnose import Diagnostic
 from ..model import BindingKind, Closure, Storage
-from ..policies.compare import ComparedAnalysis, document_json, policies_json
 from ..records import Decision, FunctionReport
 from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals

@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Iterable
 
 from ..analyze import FileAnalysis
+from ..compare import ComparedAnalysis, render_table
 from ..diagnose import Diagnostic
-from ..policies.compare import ComparedAnalysis, render_table
 from ..rules import Severity
 from ..source import SourceFile
 from .base import Reporter, Totals

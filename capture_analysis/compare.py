@@ -24,14 +24,14 @@ from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
 
-from .. import rules
-from ..analyze import FileAnalysis, apply_policy, bind_source
-from ..diagnose import Diagnostic
-from ..model import Binding, Closure
-from ..records import Decision, FunctionReport
-from ..source import SourceFile
-from . import POLICIES, Policy
-from .support import closure_label, conditional_sites
+from . import rules
+from .analyze import FileAnalysis, apply_policy, bind_source
+from .diagnose import Diagnostic
+from .model import Binding, Closure
+from .policies import POLICIES, Policy
+from .policies.support import closure_label, conditional_sites
+from .records import Decision, FunctionReport
+from .source import SourceFile
 
 LEGACY, OPTIMAL = "legacy", "optimal"
 
