@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import abc
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .bind.block_functions import evaluated
 from .escape import EscapeGraph, describe
@@ -106,13 +106,13 @@ class Facts:
 
     binding: Binding
     #: references from closures other than the binding's own function.
-    capturing: list[Reference] = field(default_factory=list)
+    capturing: list[Reference]
     #: the closures created by the binding's activation that refer to it (``captured_by``).
-    capturers: list[Closure] = field(default_factory=list)
+    capturers: list[Closure]
     #: writes other than the initialization.
-    writes: list[Reference] = field(default_factory=list)
+    writes: list[Reference]
     #: why nothing can be known (``eval``, ``with``, a syntax error).
-    conservative: str | None = None
+    conservative: str | None
     #: a capturer created before the binding holds its first value.
     early: Closure | None = None
     #: a write that may run after a capturer was created, with that capturer.
@@ -157,16 +157,14 @@ class Decider(BindingDecider):
     def facts(self, binding: Binding) -> Facts:
         """Each fact is gathered only if the ladder in ``decide`` can reach the question it answers."""
         own = binding.scope.closure
-        facts = Facts(binding)
-        facts.capturing = [r for r in binding.references if r.closure is not own]
-        facts.writes = [r for r in binding.references if r.is_write]
+        capturing = [r for r in binding.references if r.closure is not own]
         found: dict[Closure, None] = {}
-        for ref in facts.capturing:
+        for ref in capturing:
             capturer = own.child_containing(ref.closure)
             if capturer is not None:
                 found[capturer] = None
-        facts.capturers = list(found)
-        facts.conservative = self.conservative_reason(binding)
+        facts = Facts(binding, capturing, list(found), [r for r in binding.references if r.is_write],
+                      self.conservative_reason(binding))
         if facts.conservative is not None or not facts.capturers:
             return facts
         facts.early = self.early_capture(binding, facts.capturers)
@@ -199,14 +197,13 @@ class Decider(BindingDecider):
     def decision(self, facts: Facts, storage: Storage) -> Decision:
         """The decision with its reason and evidence: why the ladder stopped where it did."""
         binding = facts.binding
+        if storage is Storage.LOCAL:
+            return Decision(binding, storage, "no closure refers to it", facts.capturers, facts.writes)
         decision = Decision(binding, storage, "", facts.capturers, facts.writes)
         if facts.conservative is not None:
             decision.conservative = facts.conservative
             decision.evidence.append(Step(binding.start, facts.conservative))
             decision.reason = facts.conservative
-            return decision
-        if storage is Storage.LOCAL:
-            decision.reason = "no closure refers to it"
             return decision
         for capturer in facts.capturers:
             decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}"))
