@@ -38,14 +38,15 @@ its scope (hoisting)::
 Writes after capture
 --------------------
 A write inside any closure is after capture.  A write in the declaring
-function is after capture when it is textually after the capturer's creation
-offset, or when both sit in the repeated part of a loop that does not own a
-fresh copy of the binding (the next iteration's write follows this
-iteration's closure)::
+function is after capture when its activation's control flow leads from a
+capturer's creation to it without passing where the binding is made afresh
+(``bind/flow``): the entry of its block when a loop runs the block again,
+the per-iteration copy of a ``for (let ...)`` head::
 
     let x = 0;
     for (const f of fs) { x++; keep(() => x); }   // x++ of the next turn: not `value`
     for (let i = 0; i < n; i++) keep(() => i);    // i is fresh per turn: `value`
+    if (c) { keep(() => y); } else { y = 2; }     // the other branch: `value`
 
 A parameter of a sloppy-mode function whose mapped ``arguments`` object may
 be written through (``mapped_arguments``) may be written at any time, so it
@@ -66,11 +67,24 @@ from __future__ import annotations
 
 import abc
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
+from .bind.flow import reach
 from .escape import EscapeGraph, describe
-from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
+from .model import (
+    Binding,
+    BindingKind,
+    Closure,
+    ClosureKind,
+    FileModel,
+    FlowGraph,
+    FlowNote,
+    Loop,
+    Reference,
+    ScopeKind,
+    Storage,
+)
 from .records import Decision, Step
 from .source import SourceFile
 
@@ -117,6 +131,8 @@ class Facts:
     early: Closure | None = None
     #: a write that may run after a capturer was created, with that capturer.
     late: tuple[Reference, Closure] | None = None
+    #: the notable edges of the control-flow path from that capturer to that write (a loop's back edge...).
+    path: list[FlowNote] = field(default_factory=list)
     #: a ``var`` whose only writes are initializers, the first of them after the capture: an early capture.
     late_initializer: bool = False
     #: the sloppy-mode ``arguments`` use that may write this parameter after capture.
@@ -169,7 +185,9 @@ class Decider(BindingDecider):
             return facts
         facts.early = self.early_capture(binding, facts.capturers)
         if facts.early is None:
-            facts.late = self.late_write(binding, facts.writes, facts.capturers)
+            late = self.late_write(binding, facts.writes, facts.capturers)
+            if late is not None:
+                facts.late, facts.path = late[:2], late[2]
         if facts.late is not None:
             write, capturer = facts.late
             facts.late_initializer = (binding.kind is BindingKind.VAR
@@ -251,8 +269,10 @@ class Decider(BindingDecider):
                 decision.early_capture = capturer
                 why = self.early_reason(binding, capturer, write)
             else:
-                why = self.late_reason(binding, write, capturer)
+                why = self.late_reason(binding, write, capturer, facts.path)
             decision.evidence.append(Step(write.start, why))
+            if facts.path:
+                decision.evidence.append(Step(write.start, self.path_words(capturer, facts.path)))
         return why
 
     # -- the rules --------------------------------------------------------------------
@@ -300,41 +320,41 @@ class Decider(BindingDecider):
         return ends[index] if index < len(ends) else None
 
     def late_write(self, binding: Binding, writes: list[Reference],
-                   capturers: list[Closure]) -> tuple[Reference, Closure] | None:
-        """The first write that can happen after some capturer was created, with that capturer.
+                   capturers: list[Closure]) -> tuple[Reference, Closure, list[FlowNote]] | None:
+        """The first write that can run after some capturer was created, the capturer, and the path's notes.
 
-        Linear in writes and capturers (times the loops of the function): a generated
-        function with half a million closures and writes must not take quadratic time.
+        A write inside a closure can run at any time.  One in the binding's own activation can when its
+        activation's control flow leads from a capturer's creation to it without making the binding
+        afresh on the way (``bind/flow``): one search per binding, from all its capturers at once.
         """
         for write in writes:
             if write.closure is not binding.closure:
-                return write, binding.closure.child_containing(write.closure) or capturers[0]
-        own_loop = binding.per_iteration_of
-        in_update = [c for c in capturers if own_loop is not None and own_loop.in_update(c.creation_offset)]
-        in_turn = [c for c in capturers if not (own_loop is not None and own_loop.in_update(c.creation_offset))]
-        first_update = min(in_update, key=lambda c: c.creation_offset, default=None)
-        first_turn = min(in_turn, key=lambda c: c.creation_offset, default=None)
-        loops_with_capture: dict[int, Closure] = {}
-        for capturer in capturers:
-            for index, loop in enumerate(binding.closure.loops):
-                if index not in loops_with_capture and loop.repeats(capturer.creation_offset):
-                    loops_with_capture[index] = capturer
+                return write, binding.closure.child_containing(write.closure) or capturers[0], []
+        if not writes:
+            return None
+        flow = binding.closure.flow
+        if flow is None:
+            return writes[0], capturers[0], []  # no graph (cannot happen for a function that needs one): cautious
+        found = reach(flow, [c.creation_offset for c in capturers], self.barriers(binding, flow))
         for write in writes:
-            effect = write.effect
-            if (first_update is not None and own_loop is not None and own_loop.repeats(effect)
-                    and (not own_loop.in_update(effect) or effect > first_update.creation_offset)):
-                # A closure made in the update clause lives in the next turn's copy, which the
-                # next test and body write, and the rest of this update; the next update
-                # runs on yet another copy.
-                return write, first_update
-            update_write = own_loop is not None and own_loop.in_update(effect)
-            if first_turn is not None and effect > first_turn.creation_offset and not update_write:
-                return write, first_turn  # the update acts on the next iteration's fresh copy
-            for index, capturer in loops_with_capture.items():
-                loop = binding.closure.loops[index]
-                if loop.repeats(effect) and not self.owns(loop, binding):
-                    return write, capturer
+            if found.reaches(write.effect):
+                source, notes = found.path(write.effect)
+                capturer = next((c for c in capturers if c.creation_offset == source), capturers[0])
+                return write, capturer, notes
         return None
+
+    @staticmethod
+    def barriers(binding: Binding, flow: FlowGraph) -> frozenset[int]:
+        """Where the binding is made afresh: a path through there reaches another instance of it."""
+        loop = binding.per_iteration_of
+        if loop is not None:
+            return frozenset(flow.loop_copies.get(loop.start, ()))
+        scope = binding.scope
+        if scope is not scope.closure.scope and scope.kind in (ScopeKind.BLOCK, ScopeKind.CATCH):
+            entry = flow.scope_entries.get(scope.start)
+            if entry is not None:
+                return frozenset((entry,))
+        return frozenset()
 
     @staticmethod
     def owns(loop: Loop, binding: Binding) -> bool:
@@ -417,20 +437,33 @@ class Decider(BindingDecider):
             return f"captured by {label} ({how}) before its initializer runs"
         return f"captured by {label} ({how}) before it is initialized at {self.at(binding.init_offset)}"
 
-    def late_reason(self, binding: Binding, write: Reference, capturer: Closure) -> str:
+    def late_reason(self, binding: Binding, write: Reference, capturer: Closure, path: list[FlowNote]) -> str:
         where = self.at(write.start)
         if write.closure is not binding.closure:
             return f"reassigned at {where} inside {self.closure_label(write.closure)}"
         written = f"reassigned at {where}"
         if evaluated(write) is not None:
             written = f"assigned at {where} by a block-level function declaration ({self.annex_b(binding)})"
-        if write.effect > capturer.creation_offset:
-            if write.start < capturer.creation_offset:
-                return (f"{written}; the write takes effect after {self.closure_label(capturer)}, "
-                        "created in the value being assigned, captured it")
-            return f"{written}, after {self.closure_label(capturer)} captured it"
-        return (f"{written} in a loop that also creates {self.closure_label(capturer)}: "
-                "the next iteration writes after this one's closure captured it")
+        if any(note.kind == "back" for note in path):
+            return (f"{written} in a loop that also creates {self.closure_label(capturer)}: "
+                    "the next iteration writes after this one's closure captured it")
+        update = next((note for note in path if note.kind == "update"), None)
+        if update is not None:
+            return (f"{written} by the update clause of the loop at {self.at(update.offset)}, which runs after "
+                    f"{self.closure_label(capturer)} captured it")
+        if write.start < capturer.creation_offset < write.effect:
+            return (f"{written}; the write takes effect after {self.closure_label(capturer)}, "
+                    "created in the value being assigned, captured it")
+        return f"{written}, after {self.closure_label(capturer)} captured it"
+
+    def path_words(self, capturer: Closure, path: list[FlowNote]) -> str:
+        """The control-flow path from the capture to the write, by its notable edges."""
+        steps = {"back": "the loop's back edge at {}", "update": "the update clause of the loop at {}",
+                 "throw": "an exception in the `try` at {}", "finally": "the `finally` run by the jump at {}",
+                 "fallthrough": "the fall into the `case` at {}", "jump": "the jump at {}"}
+        via = ", then ".join(steps[note.kind].format(self.at(note.offset)) for note in path)
+        created = f" (created at {self.at(capturer.creation_offset)})" if capturer.name else ""
+        return f"reached from {self.closure_label(capturer)}{created} through {via}"
 
     @staticmethod
     def annex_b(binding: Binding) -> str:

@@ -7,6 +7,7 @@ reported (``source.SourceFile.position``).
 
 from __future__ import annotations
 
+import bisect
 import enum
 from dataclasses import dataclass, field
 
@@ -185,39 +186,10 @@ class Scope:
     #: for a function scope: the function declarations in its blocks (``block_functions``).
     block_functions: list | None = field(default=None, repr=False)
 
-    #: memo of ``instance_loop`` (``_UNKNOWN`` until computed).
-    instance_memo: object = field(default_factory=lambda: _UNKNOWN, repr=False)
-
-    @property
-    def instance_loop(self) -> Loop | None:
-        """The innermost loop whose iterations each get a fresh copy of this scope (None: the activation).
-
-        Computed once per scope, iteratively, so deeply nested blocks cost linear time.
-        """
-        if self.instance_memo is not _UNKNOWN:
-            return self.instance_memo  # type: ignore[return-value]
-        chain: list[Scope] = []
-        scope: Scope | None = self
-        result: Loop | None = None
-        while scope is not None:
-            if scope.instance_memo is not _UNKNOWN:
-                result = scope.instance_memo  # type: ignore[assignment]
-                break
-            chain.append(scope)
-            if scope.loop is not None:
-                result = scope.loop
-                break
-            parent = scope.parent
-            if scope.kind is ScopeKind.FUNCTION or parent is None or parent.closure is not scope.closure:
-                result = None
-                break
-            scope = parent
-        for walked in chain:
-            walked.instance_memo = result
-        return result
-
-
-_UNKNOWN = object()
+    #: the innermost loop whose iterations each make a fresh instance of this scope: the loop it is the body
+    #: or head of, or any loop of its function that runs it again, whatever statements nest it there
+    #: (``for (...) if (c) { let x }``).  None: one instance per activation.
+    instance_loop: Loop | None = field(default=None, repr=False)
 
 
 @dataclass(slots=True, eq=False)
@@ -298,6 +270,8 @@ class Closure:
     arguments_callee: Reference | None = field(default=None, repr=False)
     #: the first use that may read a parameter's current value out of the object (``mapped_arguments``).
     arguments_exposes: Reference | None = field(default=None, repr=False)
+    #: its control flow, built when a binding of its own is both captured and written in it.
+    flow: FlowGraph | None = field(default=None, repr=False)
 
     @property
     def is_module(self) -> bool:
@@ -321,6 +295,41 @@ class Closure:
         while node is not None and node.parent is not self:
             node = node.parent
         return node
+
+
+@dataclass(frozen=True, slots=True)
+class FlowNote:
+    """Why an edge of a ``FlowGraph`` exists, when an evidence chain should say it."""
+
+    #: ``"back"`` (a loop runs again), ``"update"`` (a ``for`` loop's update clause runs after its body),
+    #: ``"throw"`` (a ``try`` block throws), ``"finally"``, ``"fallthrough"`` (a ``case`` runs on into the
+    #: next), ``"jump"`` (``break``/``continue``).
+    kind: str
+    #: where: the loop, the ``try``, the ``finally``, the ``case``, the jump.
+    offset: int
+
+
+@dataclass(slots=True)
+class FlowGraph:
+    """The control flow of one activation, in straight-line *segments* (built by ``bind/flow_builder``;
+    ``bind/flow`` answers what can run after what).  Within a segment, execution follows the text."""
+
+    #: for each segment, its successors with the note of the edge (or None).
+    successors: list[list[tuple[int, FlowNote | None]]] = field(default_factory=list)
+    #: disjoint byte intervals, sorted: ``[starts[i], ends[i])`` belongs to segment ``owners[i]``.
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)
+    #: a block scope's start -> the segment its entry begins (a fresh instance of its bindings).
+    scope_entries: dict[int, int] = field(default_factory=dict)
+    #: a loop's start -> the segments where its per-iteration head bindings are made afresh.
+    loop_copies: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def segment_at(self, offset: int) -> int | None:
+        index = bisect.bisect_right(self.starts, offset) - 1
+        if index >= 0 and offset < self.ends[index]:
+            return self.owners[index]
+        return None
 
 
 @dataclass(slots=True)

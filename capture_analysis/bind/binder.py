@@ -46,7 +46,7 @@ from ..model import (
     Use,
 )
 from ..parsing import SyntaxProblem
-from . import mapped_arguments, strictness
+from . import flow_builder, flow_constructs, mapped_arguments, strictness
 from .block_functions import bind_vars
 from .syntax import decode_identifier_escapes, escaping, field_ids, unwrap
 
@@ -97,6 +97,8 @@ class Binder:
         self.pattern_catches: set[Scope] = set()
         #: is the whole file strict (``strictness.is_module``)? Asked only by sloppy-mode rules.
         self.strict_file: bool | None = None
+        #: the loops around the node being visited, outermost first (``open_loop``).
+        self.open_loops: list[Loop] = []
 
     def run(self) -> FileModel:
         root = self.tree.root_node
@@ -117,6 +119,7 @@ class Binder:
         self.mark_exported()
         if self.names_arguments:
             mapped_arguments.mark(self.references, root, self.data, self.path)
+        self.build_flows()
         return FileModel(module, self.closures, self.bindings, self.references)
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
@@ -141,9 +144,33 @@ class Binder:
         self.close_scope(scope)
 
     def open_scope(self, kind: ScopeKind, node: Node, parent: Scope, loop: Loop | None = None) -> Scope:
+        """``loop``: the loop this scope is the body or head of.  Any other block a loop of the same function
+        runs again is an instance per iteration too: the innermost such loop is open now (``open_loops``)."""
         scope = Scope(kind, node.start_byte, node.end_byte, parent, parent.closure, loop)
+        scope.instance_loop = loop if loop is not None else self.loop_around(node.start_byte, parent.closure)
         self.later_close(scope)
         return scope
+
+    def loop_around(self, offset: int, closure: Closure) -> Loop | None:
+        """The innermost loop of ``closure`` whose repeated part holds ``offset``.
+
+        The loops open in the walk enclose the node being visited, innermost last; the first that
+        belongs to another function ends the search, since the ones below it enclose that function.
+        """
+        for loop in reversed(self.open_loops):
+            if loop.start < closure.start:
+                return None
+            if loop.repeats(offset):
+                return loop
+        return None
+
+    def open_loop(self, loop: Loop) -> None:
+        """``loop`` encloses what the walk visits until the marker pushed here (before the loop's parts) is reached."""
+        self.open_loops.append(loop)
+        self.stack.append((Binder.closing_loop, loop, None, None))
+
+    def closing_loop(self, loop: Loop, _: None, __: None) -> None:
+        self.open_loops.pop()
 
     def close_scope(self, scope: Scope) -> None:
         if scope.block_functions is not None and self.sloppy(scope.closure):
@@ -281,6 +308,33 @@ class Binder:
         for start, end, effect in self.deferred:
             for ref in writes[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
                 ref.effect = max(ref.effect, effect)
+
+    def build_flows(self) -> None:
+        """The control flow of each activation that has a binding both captured and written in its own code.
+
+        Only those need to know whether a write can run after a closure was created (``decide``); the
+        rest of the file, usually all of it, pays nothing.
+        """
+        needed: dict[Closure, None] = {}
+        checked: set[Binding] = set()
+        for write in self.references:
+            binding = write.binding
+            if not write.is_write or binding is None or binding in checked:
+                continue
+            checked.add(binding)
+            own = binding.scope.closure
+            if write.closure is not own or own in needed or own.is_module or own.has_syntax_error \
+                    or binding.scope.has_direct_eval:
+                continue
+            if any(ref.closure is not own for ref in binding.references):
+                needed[own] = None
+        if not needed:
+            return
+        control = flow_builder.ControlIndex(self.data)
+        for closure in needed:
+            node = flow_builder.closure_node(self.tree.root_node, closure, flow_constructs.ACTIVATIONS)
+            if node is not None:
+                closure.flow = flow_constructs.build(self.data, self.fields, control, node, closure.kind)
 
     def mark_dynamic_scopes(self) -> None:
         """Direct ``eval`` and ``with`` can read and write every visible binding."""

@@ -69,6 +69,7 @@ def new_loop(binder: Binder, node: Node, scope: Scope, repeated: list[Node | Non
     loop = Loop(node.start_byte, node.end_byte, spans, node.start_byte,
                 (update.start_byte, update.end_byte) if update is not None else None)
     scope.closure.loops.append(loop)
+    binder.open_loop(loop)
     return loop
 
 

@@ -82,7 +82,7 @@ AWAITED_USE = escaping("awaited")
 #: the fields the handlers read.
 FIELDS = (
     "alias", "alternative", "argument", "arguments", "body", "condition", "consequence", "constructor",
-    "function", "increment", "index", "initializer", "key", "kind", "left", "name",
+    "finalizer", "function", "handler", "increment", "index", "initializer", "key", "kind", "label", "left", "name",
     "object", "operator", "parameter", "parameters", "pattern", "property", "right", "source",
     "value",
 )
