@@ -47,10 +47,11 @@ rules: install
 architecture: install
 	$(VENV_PYTHON) -m capture_analysis.commands.architecture --write
 
-# Rewrite tests/golden/ (lsp, sarif, github, text outputs of the examples and tests/unicode/) after an intended change.
+# Rewrite tests/golden/ (lsp, sarif, github, text and --explain outputs of the examples and tests/unicode/) after an
+# intended change.
 golden: install
 	BOXCHECK_UPDATE_GOLDEN=1 $(VENV_PYTHON) -m pytest -q tests/test_format_lsp.py tests/test_format_sarif.py \
-		tests/test_format_github.py tests/test_format_text_and_json.py
+		tests/test_format_github.py tests/test_format_text_and_json.py tests/test_explain.py
 
 # Redraw the README's diagrams (needs Graphviz `dot`; a test fails when they are stale).
 graphs: install
