@@ -1,38 +1,60 @@
 # The two set-up commands of the README: `make demo` and `make test`.
+#
+# Both work in a project virtual environment, .venv/ (git-ignored), made by $(PYTHON): a distribution's own Python
+# refuses `pip install` outside one (PEP 668, Debian 12, Ubuntu 24.04). It is made once, and boxcheck is installed
+# into it (editable) again only when pyproject.toml changes, so running either command twice installs nothing.
 PYTHON ?= python3
-BOXCHECK = $(PYTHON) -m capture_analysis
+VENV ?= .venv
+VENV_PYTHON = $(VENV)/bin/python
+BOXCHECK = $(VENV_PYTHON) -m capture_analysis
+#: touched after a successful install; older than pyproject.toml means "install again".
+INSTALLED = $(VENV)/.installed
 
 .PHONY: install demo test examples rules architecture golden graphs fuzz bench
 
-install:
-	$(PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
+install: $(INSTALLED)
+
+# Debian and Ubuntu ship `venv`'s ensurepip in a package of its own (python3-venv); without it `python3 -m venv`
+# leaves a .venv/ without pip behind. So ask first, and stop with one line that says what to do.
+NO_PYTHON = no $(PYTHON) to create $(VENV)/ with: install Python 3.10 or later, or run make PYTHON=/path/to/python3
+NO_VENV = $(PYTHON) cannot create $(VENV)/, its venv module is missing: on Debian or Ubuntu, sudo apt-get install python3-venv
+
+$(VENV_PYTHON):
+	$(if $(shell command -v $(PYTHON)),,$(error $(NO_PYTHON)))
+	$(if $(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo yes),,$(error $(NO_VENV)))
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+
+$(INSTALLED): pyproject.toml | $(VENV_PYTHON)
+	$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
+	touch $@
 
 # Runs boxcheck on the bundled examples. Exit 1 only means "findings were reported".
 demo: install
 	$(BOXCHECK) examples/; status=$$?; test $$status -le 1
 
 test: install
-	$(PYTHON) -m pytest -q
+	$(VENV_PYTHON) -m pytest -q
 
 # Regenerate the committed JSON output of the examples after an intended change.
-examples:
+examples: install
 	for f in examples/*.ts; do $(BOXCHECK) --format json "$$f" > "$${f%.ts}.json"; test $$? -le 1 || exit 1; done
 
 # Regenerate docs/rules.md from the rule catalogue (a test fails when it is stale).
-rules:
-	$(PYTHON) -m capture_analysis.commands.rules_doc --write
+rules: install
+	$(VENV_PYTHON) -m capture_analysis.commands.rules_doc --write
 
 # Redraw docs/img/architecture.svg from the package's imports (needs Graphviz `dot`; a test fails when it is stale).
-architecture:
-	$(PYTHON) -m capture_analysis.commands.architecture --write
+architecture: install
+	$(VENV_PYTHON) -m capture_analysis.commands.architecture --write
 
-# Rewrite tests/golden/ (lsp, sarif, github, text outputs of the examples and tests/unicode/) after an intended change.
-golden:
-	BOXCHECK_UPDATE_GOLDEN=1 $(PYTHON) -m pytest -q tests/test_format_lsp.py tests/test_format_sarif.py \
-		tests/test_format_github.py tests/test_format_text_and_json.py
+# Rewrite tests/golden/ (lsp, sarif, github, text and --explain outputs of the examples and tests/unicode/) after an
+# intended change.
+golden: install
+	BOXCHECK_UPDATE_GOLDEN=1 $(VENV_PYTHON) -m pytest -q tests/test_format_lsp.py tests/test_format_sarif.py \
+		tests/test_format_github.py tests/test_format_text_and_json.py tests/test_explain.py
 
 # Redraw the README's diagrams (needs Graphviz `dot`; a test fails when they are stale).
-graphs:
+graphs: install
 	mkdir -p docs/img
 	$(BOXCHECK) graph examples/factories.ts --function makeTally -o docs/img/make-tally.svg
 	$(BOXCHECK) graph examples/loops.ts --function counterPerIteration -o docs/img/counter-per-iteration.svg
@@ -40,14 +62,14 @@ graphs:
 # The long fuzzing profile (docs/fuzzing.md): `make fuzz FUZZ_EXAMPLES=20000` or `make fuzz FUZZ_SECONDS=1200`.
 FUZZ_EXAMPLES ?=
 FUZZ_SECONDS ?=
-fuzz:
+fuzz: install
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) FUZZ_SECONDS=$(or $(FUZZ_SECONDS),$(if $(FUZZ_EXAMPLES),,600)) \
-		nice $(PYTHON) -m pytest -q -s tests/test_fuzz_soundness.py tests/test_fuzz_mutations.py \
+		nice $(VENV_PYTHON) -m pytest -q -s tests/test_fuzz_soundness.py tests/test_fuzz_mutations.py \
 		-k "random_programs or mutated_sources"
 
 # The benchmark harness of docs/performance.md: tree-sitter's parse floor, boxcheck on one and two processes and
 # typescript-eslint (pinned in benchmarks/package-lock.json) side by side, scaling from 10 KB to 10 MB, the cache.
 # Needs the corpus: bash ../shared/corpus/fetch.sh ../corpus. Takes about 25 minutes on two cores.
-bench:
+bench: install
 	cd benchmarks && npm ci --no-audit --no-fund --loglevel=error
-	nice $(PYTHON) -m benchmarks all
+	nice $(VENV_PYTHON) -m benchmarks all

@@ -1,8 +1,9 @@
 """``boxcheck``: the command line.
 
 Exit codes: 0 when no finding reaches ``--fail-on``, 1 when one does, 2 for
-usage and I/O errors (a missing path, an unreadable file, an internal error
-on one file).  Every other file is still analyzed and reported.
+usage and I/O errors (a missing path, an unreadable file, a file named on
+the command line that was skipped, an internal error on one file).  Every
+other file is still analyzed and reported.
 
 Files are analyzed by ``--jobs`` worker processes (``batch/workers``) or through
 the cache (``cache``); either way the reporter receives their outcomes
@@ -12,6 +13,7 @@ the cache (``cache``); either way the reporter receives their outcomes
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -31,17 +33,37 @@ from .batch.workers import default_jobs, outcomes, worth_a_pool
 from .compare import analyzer, parse_policies
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
-from .rules import RULES, Severity
+from .report.style import CHOICES as COLOR_CHOICES
+from .report.style import wants_color
+from .rules import Severity
 
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT,
            "none": None}
 CODE = re.compile(r"^BX\d{3}$", re.IGNORECASE)
 #: ``boxcheck NAME ...`` runs ``main(argv)`` of the named module.
 SUBCOMMANDS: dict[str, str] = {
+    "rule": "capture_analysis.commands.rule",
     "verify": "capture_analysis.commands.verify",
     "graph": "capture_analysis.commands.graph",
     "lsp": "capture_analysis.commands.lsp",
 }
+#: standard input as a PATH; it is reported under ``--stdin-filename``, else under this name.
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+EPILOG = """commands:
+  boxcheck rule CODE|--all        print a rule's documentation, or every rule's
+  boxcheck graph FILE [-f NAME]   draw a file's closures and the storage of what they capture (Graphviz)
+  boxcheck verify PATH...         check the //~ inline expectations of fixtures
+  boxcheck lsp                    run the language server (LSP over standard input and output)
+  `boxcheck COMMAND --help` shows a command's options.
+
+exit codes:
+  0  no finding at or above --fail-on
+  1  a finding at or above --fail-on
+  2  usage or I/O error: a bad option, a missing or unreadable path, a file named on the command line that
+     was skipped (binary, larger than --max-file-size), an internal error on a file; the other files are
+     still analyzed and reported
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,9 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="boxcheck",
         description="Decide how each binding captured by a closure must be stored (by value, stack, box or "
                     "context) and count the heap allocations each call makes.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help="files, directories (recursive) or quoted glob patterns such as 'src/**/*.ts'")
+                        help="files, directories (recursive) or quoted glob patterns such as 'src/**/*.ts'; "
+                             "'-' reads standard input (parsed as TypeScript unless --stdin-filename names it)")
     parser.add_argument("--format", choices=tuple(FORMATS), default="text", help="output format (default: text)")
     parser.add_argument("--policy", choices=tuple(POLICIES), default=None,
                         help="storage policy (default: the configuration's, else optimal)")
@@ -70,10 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--stdin-filename", metavar="PATH",
                         help="analyze standard input, reported as PATH (for editors); give no other PATH, or '-'")
     parser.add_argument("--quiet", "-q", action="store_true",
-                        help="text: print only the diagnostic lines, without source or summaries")
+                        help="text: print only the diagnostic lines, without source, summaries or totals")
+    parser.add_argument("--color", choices=COLOR_CHOICES, default="auto",
+                        help="text: colour severities, codes, paths and carets (default: auto, on a terminal "
+                             "unless NO_COLOR is set, and also into a pipe when FORCE_COLOR is set)")
     parser.add_argument("--explain", nargs="?", const=True, default=None, metavar="CODE",
-                        help="with a rule code (BX101): print that rule's documentation; "
-                             "alone: print the evidence chain under each diagnostic")
+                        help="with a rule code (BX101): print that rule's documentation (as `boxcheck rule`); "
+                             "alone: show each step of the evidence under each diagnostic, with its source line")
+    parser.add_argument("--docs-url", type=docs_url, metavar="URL",
+                        help="lsp, sarif: the rules page that each diagnostic links to, a copy of docs/rules.md or "
+                             "of the HTML page inside the package (default: the configuration's docs-url, else "
+                             "that page, as a file:// URI)")
     parser.add_argument("--max-file-size", type=size_in_bytes, default=DEFAULT_MAX_BYTES, metavar="BYTES",
                         help="skip files larger than this, with a message (default: 20M; accepts K and M suffixes)")
     parser.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
@@ -118,6 +149,13 @@ def shard_spec(text: str) -> Shard:
         raise argparse.ArgumentTypeError(str(error)) from error
 
 
+def docs_url(text: str) -> str:
+    try:
+        return configuration.parse_docs_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
 def severity_override(text: str) -> tuple[str, Severity | None]:
     try:
         return configuration.parse_override(text)
@@ -149,15 +187,17 @@ def dispatch(argv: Sequence[str] | None) -> int:
         explain_chains = True
     elif args.explain is True:
         explain_chains = True
-    if args.stdin_filename is not None:
-        if args.paths not in ([], ["-"]):
+    if args.stdin_filename is not None or STDIN in args.paths:
+        if args.paths not in ([], [STDIN]):
             parser.print_usage(sys.stderr)
-            print("boxcheck: error: --stdin-filename reads standard input; give no PATH (or '-')", file=sys.stderr)
+            print("boxcheck: error: standard input ('-' or --stdin-filename) is analyzed alone; give no other PATH",
+                  file=sys.stderr)
             return 2
+        args.stdin_filename = args.stdin_filename or STDIN_NAME
         args.paths = []
     elif not args.paths:
         parser.print_usage(sys.stderr)
-        print("boxcheck: error: no PATH given", file=sys.stderr)
+        print("boxcheck: error: no PATH given ('-' reads standard input)", file=sys.stderr)
         return 2
     try:
         settings = configure(args)
@@ -172,6 +212,7 @@ def configure(args: argparse.Namespace) -> configuration.Config:
     found = configuration.load(args.config, args.paths or [args.stdin_filename])
     args.policy = args.policy or found.policy or "optimal"
     args.fail_on = args.fail_on or found.fail_on or "warning"
+    args.docs_url = args.docs_url or found.docs_url
     return found.with_severity(dict(args.severity))
 
 
@@ -188,18 +229,19 @@ def inputs(args: argparse.Namespace, files: list[str], settings: configuration.C
 
 
 def explain_rule(code: str) -> int:
-    rule = RULES.get(code)
-    if rule is None:
-        print(f"boxcheck: unknown rule code {code}; known: {', '.join(RULES)}", file=sys.stderr)
-        return 2
-    sys.stdout.write(rule.doc())
-    return 0
+    from .commands.rule import print_rules
+
+    return print_rules([code], "boxcheck --explain")
 
 
 def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
     collector.tune_for_batch()
     collected = collect(args.paths)
-    options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare)
+    # colour only where it shows, so that the other formats' cache entries do not depend on the terminal
+    color = args.format == "text" and wants_color(args.color, sys.stdout, os.environ)
+    docs_url = args.docs_url if args.format in ("lsp", "sarif") else None
+    options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare,
+                         color=color, docs_url=docs_url)
     reporter = FORMATS[args.format](sys.stdout, options)
     totals = Totals()
     io_errors = 0
@@ -213,10 +255,12 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
     paths = inputs(args, collected.files, settings)
     if args.shard is not None:
         paths = args.shard.select(paths)
+    # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
+    named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
     for outcome in file_outcomes(args, paths, Job.of(args.format, options, settings, args.max_file_size), settings):
         if isinstance(outcome, Failed):
             print(f"boxcheck: {outcome.path}: {outcome.message}", file=sys.stderr)
-            io_errors += outcome.is_error
+            io_errors += outcome.is_error or outcome.path in named
             totals.unreadable += 1
             reporter.failure(outcome.path, outcome.message)
             continue

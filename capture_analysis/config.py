@@ -12,6 +12,7 @@ analyze everything.
     fail-on = "warning"
     include = ["src/**/*.ts"]          # gitignore-style, relative to the file's directory
     exclude = ["src/generated/"]
+    docs-url = "https://example.org/boxcheck/rules.html"   # where LSP and SARIF output link each rule
     [severity]                         # [tool.boxcheck.severity] in pyproject.toml
     BX103 = "info"
     BX002 = "off"
@@ -23,6 +24,7 @@ import dataclasses
 import glob
 import os
 import sys
+import urllib.parse
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -46,7 +48,7 @@ PYPROJECT = "pyproject.toml"
 OFF = "off"
 LEVELS: dict[str, Severity | None] = {**{s.label: s for s in sorted(Severity, reverse=True)}, OFF: None}
 FAIL_ON_VALUES = (*(s.label for s in sorted(Severity, reverse=True)), "none")
-KEYS = ("policy", "fail-on", "include", "exclude", "severity")
+KEYS = ("policy", "fail-on", "include", "exclude", "severity", "docs-url")
 
 
 class ConfigError(Exception):
@@ -63,6 +65,8 @@ class Config:
     exclude: tuple[str, ...] = ()
     #: code -> severity; ``None`` turns the rule off.
     severity: Mapping[str, Severity | None] = field(default_factory=dict)
+    #: the page that diagnostics link to (``Rule.href``); ``None``: the page inside the package.
+    docs_url: str | None = None
 
     @property
     def root(self) -> Path | None:
@@ -136,8 +140,26 @@ def from_table(table: Mapping[str, Any], path: Path, prefix: str) -> Config:
         raise ConfigError(f"{where}severity: expected a table of CODE = \"{'|'.join(LEVELS)}\"")
     severity = {code.upper(): parse_level(code, value, f"{where}severity")
                 for code, value in severity_table.items()}
+    docs_url = table.get("docs-url")
+    if docs_url is not None:
+        try:
+            docs_url = parse_docs_url(docs_url)
+        except ValueError as error:
+            raise ConfigError(f"{where}docs-url: {error}") from error
     return Config(path, choice("policy", POLICIES), choice("fail-on", FAIL_ON_VALUES),
-                  strings("include"), strings("exclude"), severity)
+                  strings("include"), strings("exclude"), severity, docs_url)
+
+
+def parse_docs_url(value: object) -> str:
+    """An absolute URL without a fragment: each rule's link is the URL and ``#`` and the rule's anchor."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"expected a URL, got {value!r}")
+    parts = urllib.parse.urlsplit(value.strip())
+    if not parts.scheme or not (parts.netloc or parts.path):
+        raise ValueError(f"{value!r} is not an absolute URL (such as https://example.org/boxcheck/rules.html)")
+    if parts.fragment:
+        raise ValueError(f"{value!r} has a fragment; give the page, each rule's link adds #code-name to it")
+    return value.strip()
 
 
 def read(path: Path) -> Config | None:

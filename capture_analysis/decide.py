@@ -85,7 +85,7 @@ from .model import (
     ScopeKind,
     Storage,
 )
-from .records import Decision, Step
+from .records import Decision, Step, StepRole
 from .source import SourceFile
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
@@ -220,11 +220,12 @@ class Decider(BindingDecider):
         decision = Decision(binding, storage, "", facts.capturers, facts.writes)
         if facts.conservative is not None:
             decision.conservative = facts.conservative
-            decision.evidence.append(Step(binding.start, facts.conservative))
+            decision.evidence.append(Step(binding.start, facts.conservative, role=StepRole.CONSERVATIVE))
             decision.reason = facts.conservative
             return decision
         for capturer in facts.capturers:
-            decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}"))
+            decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}",
+                                            role=StepRole.CAPTURE))
         if storage is Storage.VALUE:
             decision.reason = self.value_reason(binding, facts)
             return decision
@@ -252,11 +253,11 @@ class Decider(BindingDecider):
         if facts.aliased is not None:
             decision.arguments_write = facts.aliased
             why = self.aliased_reason(facts.aliased, facts.capturers)
-            decision.evidence.append(Step(facts.aliased.start, why))
+            decision.evidence.append(Step(facts.aliased.start, why, role=StepRole.ARGUMENTS_ALIAS))
         elif facts.early is not None:
             decision.early_capture = facts.early
             why = self.early_reason(binding, facts.early)
-            decision.evidence.append(Step(facts.early.name_start, why))
+            decision.evidence.append(Step(facts.early.name_start, why, role=StepRole.CAPTURE_BEFORE_INIT))
         else:
             assert facts.late is not None
             write, capturer = facts.late
@@ -270,9 +271,11 @@ class Decider(BindingDecider):
                 why = self.early_reason(binding, capturer, write)
             else:
                 why = self.late_reason(binding, write, capturer, facts.path)
-            decision.evidence.append(Step(write.start, why))
+            role = StepRole.CAPTURE_BEFORE_INIT if facts.late_initializer else StepRole.WRITE_AFTER_CAPTURE
+            decision.evidence.append(Step(write.start, why, role=role))
             if facts.path:
-                decision.evidence.append(Step(write.start, self.path_words(capturer, facts.path)))
+                decision.evidence.append(Step(facts.path[0].offset, self.path_words(capturer, facts.path),
+                                              role=StepRole.CONTROL_FLOW))
         return why
 
     # -- the rules --------------------------------------------------------------------
@@ -386,7 +389,8 @@ class Decider(BindingDecider):
                 kept = self.kept_outside(holder, instance_loop)
                 if kept is not None:
                     return holder, [Step(holder.name_start, f"{describe(holder)}: stored in `{kept.name}`, "
-                                                             "which outlives the loop iteration", describe(holder))]
+                                                             "which outlives the loop iteration", describe(holder),
+                                         role=StepRole.OUTLIVES_ITERATION)]
         return None
 
     @staticmethod

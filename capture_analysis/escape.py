@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
-from .records import Step
+from .records import Step, StepRole
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -248,7 +248,8 @@ class EscapeGraph:
         while source != ESCAPE:
             target = self._toward_escape[source]
             data = graph.edges[source, target]
-            steps.append(Step(data["offset"], f"{describe(source)}: {data['why']}", describe(source)))
+            steps.append(Step(data["offset"], f"{describe(source)}: {data['why']}", describe(source),
+                              role=StepRole.ESCAPE))
             source = target
         return steps
 

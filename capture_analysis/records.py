@@ -9,9 +9,35 @@ a ``FunctionReport``, and neither imports the other.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from .model import Binding, Closure, Loop, Reference, Storage
+
+
+class StepRole(enum.Enum):
+    """What a step of an evidence chain stands for in the decision, so that ``--explain`` can say what it means."""
+
+    #: a closure that refers to the binding.
+    CAPTURE = "captured"
+    #: a write that a copy made when a capturing closure was created would miss.
+    WRITE_AFTER_CAPTURE = "written after capture"
+    #: a closure created before the binding holds its first value.
+    CAPTURE_BEFORE_INIT = "captured before initialization"
+    #: the path of the activation's control flow that brings a write after a capture (a loop's back edge...).
+    CONTROL_FLOW = "control-flow path"
+    #: a use of the sloppy-mode ``arguments`` object, which may write the parameter.
+    ARGUMENTS_ALIAS = "written through `arguments`"
+    #: why nothing can be known (``eval``, ``with``, a syntax error).
+    CONSERVATIVE = "decided conservatively"
+    #: one edge of the path by which a closure outlives its activation.
+    ESCAPE = "escapes"
+    #: a closure kept in a binding that outlives the loop iteration.
+    OUTLIVES_ITERATION = "outlives the iteration"
+    #: ``v8``: the scope context that holds the binding's slot.
+    CONTEXT_SLOT = "context slot"
+    #: ``legacy``: the rule of the legacy compiler that boxes the binding.
+    POLICY_RULE = "legacy rule"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +48,8 @@ class Step:
     text: str
     #: what the step is about (a closure or binding), for summaries.
     subject: str = ""
+    #: required, so that a new kind of step cannot be shown with another kind's meaning.
+    role: StepRole = field(kw_only=True)
 
 
 @dataclass(slots=True)

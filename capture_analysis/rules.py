@@ -1,9 +1,13 @@
 """The diagnostic catalogue: one entry per code, codes never reused.
 
 Each rule's doc has three sections, *What it does*, *Why is this bad?* and
-*Example*, in the manner of ruff; ``docs/rules.md`` is generated from here
-(``python -m capture_analysis.commands.rules_doc --write``) and a test keeps it in
-step.  New rules go at the end, with a new code.
+*Example*, in the manner of ruff, and a fourth, *How to fix*, where the fix
+is not obvious from the example.  Two pages are generated from here
+(``python -m capture_analysis.commands.rules_doc --write``), and a test keeps
+them in step: ``docs/rules.md`` for the source tree, and ``docs/rules.html``
+inside the package, which every installed copy has, so that the links of
+LSP and SARIF diagnostics resolve after ``pip install``.  New rules go at
+the end, with a new code.
 """
 
 from __future__ import annotations
@@ -12,10 +16,10 @@ import enum
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The generated catalogue.  Editors link each diagnostic to its section here
-#: (LSP ``codeDescription.href``); the README installs boxcheck from its
-#: checkout, so the page is on disk beside the package.
+#: the generated catalogue in the source tree, beside the other docs.
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+#: the same catalogue as a page shipped inside the package (package data): the default target of the links.
+PACKAGED_PAGE = Path(__file__).resolve().parent / "docs" / "rules.html"
 
 
 class Severity(enum.IntEnum):
@@ -48,27 +52,31 @@ class Rule:
     what: str
     why: str
     example: str
+    #: Markdown; empty when the example's comments say enough.
+    fix: str = ""
 
     @property
     def anchor(self) -> str:
+        """The id of the rule's section in both generated pages (GitHub's heading slug of ``## CODE name``)."""
         return f"{self.code.lower()}-{self.name}"
 
-    @property
-    def href(self) -> str:
-        """The rule's section of ``docs/rules.md``, as a URI."""
-        return f"{DOCS_PAGE.as_uri()}#{self.anchor}"
+    def href(self, base: str | None = None) -> str:
+        """The rule's section of the page at ``base`` (``docs-url``), by default the page inside the package."""
+        return f"{base or PACKAGED_PAGE.as_uri()}#{self.anchor}"
 
     def doc(self) -> str:
+        fix = f"\n### How to fix\n{self.fix.strip()}\n" if self.fix else ""
         return (f"## {self.code} {self.name}\n\n{self.summary}\n\nDefault severity: {self.severity.label}.\n\n"
                 f"### What it does\n{self.what}\n\n### Why is this bad?\n{self.why}\n\n"
-                f"### Example\n```ts\n{self.example.strip()}\n```\n")
+                f"### Example\n```ts\n{self.example.strip()}\n```\n{fix}")
 
 
 RULES: dict[str, Rule] = {}
 
 
-def _rule(code: str, name: str, severity: Severity, summary: str, what: str, why: str, example: str) -> Rule:
-    rule = Rule(code, name, severity, summary, what, why, example)
+def _rule(code: str, name: str, severity: Severity, summary: str, what: str, why: str, example: str,
+          fix: str = "") -> Rule:
+    rule = Rule(code, name, severity, summary, what, why, example, fix)
     assert code not in RULES, code
     RULES[code] = rule
     return rule
@@ -154,8 +162,31 @@ function counter(start: number) {
   let count = start;            // BX101: reassigned inside `inc`, which escapes
   return { inc() { count++; return count; } };
 }
-// Fix, when the state need not be a binding: keep it in an object the closures share,
-//   const state = { count: start };  return { inc() { return ++state.count; } };
+""",
+    """
+What helps depends on what the closure needs, and on the policy (`--policy`):
+
+- It only reads a value that is known before it is created: compute the value first, so that the closure
+  can hold a copy (`value`): `const count = start + offset; return { get() { return count; } };`.
+- It does not outlive the call (it is only called there): then the binding stays in the frame (`stack`).
+- It changes the state after it is created, and it escapes: then the state needs one heap object per call,
+  whatever the code looks like. An object of your own (`const state = { count: start };` and
+  `++state.count`) moves that cost where boxcheck does not count it (it counts boxes and contexts, not the
+  objects a program makes), but does not remove it. What does help is to keep all such state of a call in
+  one scope: `optimal` and `v8` give it one context, not a box each.
+
+Boxes, contexts and state objects made by one call of each version (the returned object and its closure
+are the same in all of them; the `v8` column is checked against Node.js by the test suite):
+
+| version | `optimal` | `legacy` | `v8` |
+|---|---|---|---|
+| `let count`, written by `inc` (the example) | 1 box | 1 box | 1 context |
+| `const state = { count: start }`, written as `++state.count` | 1 object | 1 object | 1 context, 1 object |
+| `const count = start + offset`, only read | none | none | 1 context |
+| `let count`, written by a closure that is only called | none | 1 box | 1 context |
+
+Under `v8` every binding that an inner function refers to has a context slot, written or not: no rewrite
+that leaves the closure referring to the binding removes the context.
 """)
 
 LOOP_CAPTURE = _rule(

@@ -106,33 +106,53 @@ def apply(source: SourceFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]
     if not suppressions:
         return diagnostics
     used: list[set[str]] = [set() for _ in suppressions]
+    covered: list[set[str]] = [set() for _ in suppressions]
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
         line = source.line_of(diagnostic.start)
         code = diagnostic.rule.code
-        index = next((i for i, s in enumerate(suppressions) if s.covers(line, code)), None)
-        if index is None:
-            kept.append(diagnostic)
+        covering = [i for i, s in enumerate(suppressions) if s.covers(line, code)]
+        for index in covering:
+            covered[index].add(code)
+        if covering:
+            used[covering[0]].add(code)
         else:
-            used[index].add(code)
-    for suppression, codes in zip(suppressions, used):
-        kept.extend(unused(source, suppression, codes))
+            kept.append(diagnostic)
+    for suppression, codes, seen in zip(suppressions, used, covered):
+        kept.extend(unused(suppression, codes, seen))
     kept.sort(key=lambda d: (d.start, d.rule.code))
     return kept
 
 
-def unused(source: SourceFile, suppression: Suppression, used: set[str]) -> list[Diagnostic]:
+def unused(suppression: Suppression, used: set[str], covered: set[str]) -> list[Diagnostic]:
+    """What is wrong with one directive, in words that hold in every case.
+
+    ``used``: the codes of the findings credited to it; ``covered``: of every finding it covers, also those
+    credited to another directive.  BX003 itself is never among them: comments cannot suppress it.
+    """
     where = "in this file" if suppression.line is None else f"on line {suppression.line + 1}"
+    name = f"`{suppression.scope.value}`"
     out: list[Diagnostic] = []
     unknown = [code for code in suppression.codes if code not in rules.RULES]
     if unknown:
-        out.append(_finding(suppression, f"`{suppression.scope.value}` names unknown code "
-                                         f"{', '.join(unknown)}; `boxcheck --explain CODE` lists the known ones"))
-    idle = [code for code in suppression.codes if code in rules.RULES and code not in used]
-    if idle:
-        out.append(_finding(suppression, f"unused suppression: no {' or '.join(idle)} finding {where}"))
-    elif not suppression.codes and not used:
-        out.append(_finding(suppression, f"unused suppression: no finding {where}"))
+        out.append(_finding(suppression, f"{name} names unknown code {', '.join(unknown)}; "
+                                         "`boxcheck rule --all` lists the known codes"))
+    if rules.UNUSED_SUPPRESSION.code in suppression.codes:
+        out.append(_finding(suppression, f"{name} cannot suppress {rules.UNUSED_SUPPRESSION.code}: no comment "
+                                         "can; the configuration can lower its severity or turn it off"))
+    idle = [code for code in suppression.codes
+            if code in rules.RULES and code != rules.UNUSED_SUPPRESSION.code and code not in used]
+    absent = [code for code in idle if code not in covered]
+    elsewhere = [code for code in idle if code in covered]
+    if absent:
+        out.append(_finding(suppression, f"unused suppression: no {' or '.join(absent)} finding {where}"))
+    if elsewhere:
+        out.append(_finding(suppression, f"unused suppression: another comment already suppresses "
+                                         f"{' and '.join(elsewhere)} {where}"))
+    if not suppression.codes and not used:
+        out.append(_finding(suppression, f"unused suppression: another comment already suppresses every finding "
+                                         f"{where}" if covered else
+                                         f"unused suppression: nothing {where} for it to suppress"))
     return out
 
 

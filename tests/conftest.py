@@ -18,6 +18,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # Runs of the CLI in tests (in-process and in subprocesses) must not leave .boxcheck_cache/ folders behind;
 # tests/test_cache.py turns the cache back on where it is the subject.
 os.environ["BOXCHECK_NO_CACHE"] = "1"
+# Text output is compared byte for byte: colour asked for by the environment (a CI runner's FORCE_COLOR) must
+# not reach it; tests/test_cli_ergonomics.py sets these where colour is the subject.
+for _colour in ("FORCE_COLOR", "NO_COLOR"):
+    os.environ.pop(_colour, None)
 SHARED = ROOT.parent / "shared"
 SCHEMA_PATH = ROOT / "docs" / "schema" / "boxcheck-1.json"
 

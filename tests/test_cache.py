@@ -103,7 +103,7 @@ def test_only_the_changed_file_is_analyzed_again(project, analyzed):
 
 @pytest.mark.parametrize("variant", [
     ("--format", "json"), ("--policy", "legacy"), ("--explain",), ("--quiet",), ("--severity", "BX101=error"),
-    ("--severity", "BX101=off"),
+    ("--severity", "BX101=off"), ("--color", "always"),
 ], ids=" ".join)
 def test_every_option_that_changes_the_output_is_part_of_the_key(project, analyzed, variant):
     run("--jobs", "1", "src")
@@ -111,6 +111,14 @@ def test_every_option_that_changes_the_output_is_part_of_the_key(project, analyz
     result = run("--jobs", "1", *variant, "src")
     assert len(analyzed) == 6
     assert result == run("--no-cache", "--jobs", "1", *variant, "src")
+
+
+def test_the_docs_url_of_the_links_is_part_of_the_key(project, analyzed):
+    run("--jobs", "1", "--format", "lsp", "src")
+    analyzed.clear()
+    code, out, _ = run("--jobs", "1", "--format", "lsp", "--docs-url", "https://example.org/rules.html", "src")
+    assert len(analyzed) == 6
+    assert "https://example.org/rules.html#bx101-heap-capture" in out
 
 
 def test_a_configuration_severity_is_part_of_the_key(project, analyzed):

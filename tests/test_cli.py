@@ -93,12 +93,29 @@ def test_unreadable_file_is_an_error_naming_it(tree, monkeypatch):
 
 
 def test_binary_file_is_skipped_with_a_message(tree, monkeypatch):
+    """Named on the command line, it was asked for and not analyzed: exit 2, or CI passes without it."""
     monkeypatch.chdir(tree)
     (tree / "src" / "blob.js").write_bytes(b"\x00\x01\x02binary")
     code, out, err = run("--format", "json", "src/blob.js", "src/deep/b.tsx")
     assert "blob.js: skipped: binary file" in err
-    assert code == 0
+    assert code == 2
     assert json.loads(out)["files"][0]["errors"] == ["skipped: binary file (NUL bytes)"]
+    assert json.loads(out)["files"][1]["path"] == "src/deep/b.tsx"
+
+
+def test_a_skipped_file_found_by_walking_a_directory_is_no_error(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    (tree / "src" / "deep" / "blob.js").write_bytes(b"\x00\x01\x02binary")
+    code, _, err = run("src/deep")
+    assert "blob.js: skipped: binary file" in err
+    assert code == 0
+
+
+def test_a_file_named_over_the_size_limit_exits_2(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, _, err = run("--max-file-size", "10", "src/deep/b.tsx")
+    assert "b.tsx: skipped: larger than 10 bytes" in err
+    assert code == 2
 
 
 def test_no_path_is_a_usage_error():
@@ -121,9 +138,9 @@ def test_explain_code_prints_the_rule_doc():
 def test_explain_prints_evidence_chains(tree, monkeypatch):
     monkeypatch.chdir(tree)
     _, out, _ = run("--explain", "src/a.ts")
-    assert "  = 1:41: captured by the arrow at 1:41" in out
-    assert "  = 1:47: reassigned at 1:47 inside the arrow at 1:41" in out
-    assert "  = 1:41: the arrow: returned" in out
+    assert "^ captured by the arrow at 1:41" in out
+    assert "^ reassigned at 1:47 inside the arrow at 1:41" in out
+    assert "^ the arrow: returned" in out
 
 
 def test_text_output_has_location_caret_and_totals(tree, monkeypatch):

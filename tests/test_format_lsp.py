@@ -43,16 +43,41 @@ def test_every_file_is_publish_diagnostics_params(path, monkeypatch):
             rule = RULES[diagnostic["code"]]
             assert diagnostic["severity"] == rule.severity.lsp
             assert diagnostic["source"] == "boxcheck"
-            assert diagnostic["codeDescription"]["href"].endswith(f"docs/rules.md#{rule.anchor}")
+            assert diagnostic["codeDescription"]["href"] == rule.href()
+            assert rule.href().endswith(f"capture_analysis/docs/rules.html#{rule.anchor}")
             start, end = diagnostic["range"]["start"], diagnostic["range"]["end"]
             assert (start["line"], start["character"]) < (end["line"], end["character"])
 
 
 def test_href_names_a_heading_of_the_generated_docs():
+    """The anchor is GitHub's slug of the Markdown heading too, so ``docs-url`` may name a copy of either page."""
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     for rule in RULES.values():
         assert f"\n## {rule.code} {rule.name}\n" in text
-        assert rule.href.startswith("file://") and rule.href.endswith(f"#{rule.code.lower()}-{rule.name}")
+        assert rule.href().startswith("file://") and rule.href().endswith(f"#{rule.code.lower()}-{rule.name}")
+
+
+def test_docs_url_from_the_command_line_or_the_configuration_is_every_href(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.ts").write_text("export function f() { let n = 0; return () => n++; }\n", encoding="utf-8")
+    base = "https://example.org/boxcheck/0.1/rules.md"
+    _, out = run_cli("--format", "lsp", "--docs-url", base, "a.ts")
+    assert [d["codeDescription"]["href"] for d in json.loads(out)[0]["diagnostics"]] == [f"{base}#bx101-heap-capture"]
+    (tmp_path / "boxcheck.toml").write_text(f'docs-url = "{base}"\n', encoding="utf-8")
+    _, out = run_cli("--format", "lsp", "a.ts")
+    assert [d["codeDescription"]["href"] for d in json.loads(out)[0]["diagnostics"]] == [f"{base}#bx101-heap-capture"]
+
+
+@pytest.mark.parametrize("url", ["rules.html", "https://example.org/rules.html#bx101-heap-capture", ""])
+def test_a_docs_url_that_cannot_take_an_anchor_is_refused(url, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.ts").write_text("export const x = 1;\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_info:
+        run_cli("--format", "lsp", "--docs-url", url, "a.ts")
+    assert exit_info.value.code == 2 and "--docs-url" in capsys.readouterr().err
+    (tmp_path / "boxcheck.toml").write_text(f'docs-url = "{url}"\n', encoding="utf-8")
+    assert run_cli("--format", "lsp", "a.ts") == (2, "")
+    assert "boxcheck.toml: docs-url:" in capsys.readouterr().err
 
 
 def test_related_information_and_data_of_a_heap_capture(monkeypatch):

@@ -82,6 +82,15 @@ def test_driver_rules_are_the_catalogue_and_results_index_them(monkeypatch):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
 
 
+def test_help_uri_is_the_rules_page_inside_the_package_or_the_docs_url(monkeypatch, sarif_validator):
+    rules = sarif(monkeypatch, "examples/factories.ts")["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["helpUri"] for r in rules] == [rule.href() for rule in RULES.values()]
+    log = sarif(monkeypatch, "--docs-url", "https://example.org/boxcheck/rules.html", "examples/factories.ts")
+    validate(sarif_validator, log)
+    assert [r["helpUri"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == \
+        [f"https://example.org/boxcheck/rules.html#{rule.anchor}" for rule in RULES.values()]
+
+
 @pytest.mark.parametrize("path", INPUTS)
 def test_regions_are_the_json_positions(path, monkeypatch):
     """1-based lines and UTF-16 columns, exclusive end columns: the same numbers as ``--format json``."""

@@ -33,14 +33,37 @@ def test_paths_and_stdin_together_are_a_usage_error(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     code, out = run_cli("--stdin-filename", "a.ts", "examples/", stdin=b"")
     assert (code, out) == (2, "")
-    assert "give no PATH" in capsys.readouterr().err
+    assert "give no other PATH" in capsys.readouterr().err
+    code, out = run_cli("-", "examples/", stdin=b"")
+    assert (code, out) == (2, "")
+    assert "give no other PATH" in capsys.readouterr().err
 
 
-def test_binary_input_is_skipped_with_a_message(tmp_path, monkeypatch, capsys):
+def test_binary_input_is_skipped_with_a_message_and_exit_2(tmp_path, monkeypatch, capsys):
+    """Standard input is always asked for by name: not analyzing it is an error, as for a file named."""
     monkeypatch.chdir(tmp_path)
     code, _ = run_cli("--stdin-filename", "a.ts", stdin=b"\x00\x01\x02")
-    assert code == 0
+    assert code == 2
     assert "a.ts: skipped: binary file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_a_dash_reads_standard_input_as_the_stdin_filename_does(fmt, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    path = "examples/factories.ts"
+    named = run_cli("--format", fmt, "--stdin-filename", path, stdin=(ROOT / path).read_bytes())
+    code, out = run_cli("--format", fmt, "-", stdin=(ROOT / path).read_bytes())
+    assert (code, out.replace("<stdin>", path)) == named
+
+
+def test_a_dash_alone_is_named_stdin_and_parsed_as_tsx(monkeypatch):
+    """TSX reads JavaScript, JSX and TypeScript without angle-bracket casts: the likeliest text on a pipe."""
+    monkeypatch.chdir(ROOT)
+    code, out = run_cli("--format", "json", "-",
+                        stdin=b"export function f() { let n = 0; return () => <b>{n++}</b>; }\n")
+    (entry,) = json.loads(out)["files"]
+    assert code == 1 and entry["path"] == "<stdin>" and entry["errors"] == []
+    assert [d["code"] for d in entry["diagnostics"]] == ["BX101"]
 
 
 def test_configuration_is_found_from_the_stdin_name(tmp_path, monkeypatch):

@@ -8,6 +8,7 @@ import textwrap
 import pytest
 
 from capture_analysis.analyze import analyze_text
+from capture_analysis.rules import RULES
 from capture_analysis.suppressions import Scope, apply, find, parse_comment
 
 from .golden_outputs import run_cli
@@ -110,20 +111,45 @@ def test_unused_bare_and_file_directives_are_reported():
     }
     """
     assert findings(code) == [
-        ("BX003", 1, "unused suppression: no finding in this file"),
-        ("BX003", 3, "unused suppression: no finding on line 3"),
+        ("BX003", 1, "unused suppression: nothing in this file for it to suppress"),
+        ("BX003", 3, "unused suppression: nothing on line 3 for it to suppress"),
     ]
 
 
 def test_file_directive_that_only_repeats_a_line_directive_is_unused():
+    """There is a BX101 finding in the file: the message must not say there is none."""
     code = "// boxcheck-ignore-file BX101\n" + COUNTER % "  // boxcheck-ignore BX101"
-    assert findings(code) == [("BX003", 1, "unused suppression: no BX101 finding in this file")]
+    assert findings(code) == [("BX003", 1, "unused suppression: another comment already suppresses BX101 in "
+                                           "this file")]
 
 
-def test_unknown_code_is_reported():
+def test_a_second_directive_for_the_same_line_is_told_the_first_one_has_it():
+    code = COUNTER % "  // boxcheck-ignore BX101"
+    code = code.replace("  let n = 0;", "  // boxcheck-ignore-next-line\n  let n = 0;")
+    assert findings(code) == [("BX003", 3, "unused suppression: another comment already suppresses BX101 on "
+                                           "line 3")]
+    bare = code.replace("// boxcheck-ignore BX101", "// boxcheck-ignore").replace("-next-line", "-next-line BX101")
+    assert findings(bare) == [("BX003", 3, "unused suppression: another comment already suppresses every "
+                                           "finding on line 3")]
+
+
+def test_unknown_code_is_reported_with_the_command_that_lists_the_known_ones():
     found = findings(COUNTER % "  // boxcheck-ignore BX101, BX999")
-    message = "`boxcheck-ignore` names unknown code BX999; `boxcheck --explain CODE` lists the known ones"
+    message = "`boxcheck-ignore` names unknown code BX999; `boxcheck rule --all` lists the known codes"
     assert found == [("BX003", 2, message)]
+    code, out = run_cli("rule", "--all")
+    assert code == 0 and all(f"## {rule} " in out for rule in RULES)
+
+
+def test_bx003_named_in_a_comment_is_told_that_no_comment_can_suppress_it():
+    """A BX003 on the next line is not suppressed by it, so "no BX003 finding on line 3" would be false."""
+    code = COUNTER % "  // boxcheck-ignore BX999"
+    code = code.replace("  let n = 0;", "  // boxcheck-ignore-next-line BX003\n  let n = 0;")
+    assert [(c, line, message) for c, line, message in findings(code) if c == "BX003"] == [
+        ("BX003", 2, "`boxcheck-ignore-next-line` cannot suppress BX003: no comment can; the configuration can "
+                     "lower its severity or turn it off"),
+        ("BX003", 3, "`boxcheck-ignore` names unknown code BX999; `boxcheck rule --all` lists the known codes"),
+    ]
 
 
 def test_file_without_marker_is_not_parsed_again():

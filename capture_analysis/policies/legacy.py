@@ -46,7 +46,7 @@ from __future__ import annotations
 from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
-from ..records import Decision, FunctionReport, Step
+from ..records import Decision, FunctionReport, Step, StepRole
 from ..source import SourceFile
 from .legacy_syntax import LegacySyntax
 from .support import branch_around, capturers_of, closure_label, empty_reports, new_site
@@ -197,8 +197,8 @@ class LegacyDecider(BindingDecider):
         capturers = capturers_of(owner, [r.closure for r in captures])
         writes = self.writes(binding)
         decision = Decision(binding, Storage.LOCAL, "", capturers, writes)
-        decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}")
-                                 for c in capturers)
+        decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
+                                      role=StepRole.CAPTURE) for c in capturers)
         why = self.box_rule(binding, captures, capturers, writes)
         if why is None:
             decision.storage = Storage.VALUE if captures else Storage.LOCAL
@@ -210,7 +210,7 @@ class LegacyDecider(BindingDecider):
             where.append(f"made only when the branch at {self.at(branch)} runs")
         decision.storage = Storage.BOX
         decision.reason = "; ".join([why, *where])
-        decision.evidence.append(Step(binding.start, why))
+        decision.evidence.append(Step(binding.start, why, role=StepRole.POLICY_RULE))
         return decision
 
     def box_rule(self, binding: Binding, captures: list[Reference], capturers: list[Closure],

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, FileModel, Loop, Scope, ScopeKind, Storage
-from ..records import Decision, FunctionReport, Step
+from ..records import Decision, FunctionReport, Step, StepRole
 from ..source import SourceFile
 from .support import (
     PolicySite,
@@ -165,9 +165,10 @@ class V8Decider(BindingDecider):
             return decision
         decision.storage = Storage.CONTEXT
         decision.reason = f"{why}; the slot is in {context.describe(self.source)}"
-        decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}")
-                                 for c in capturers)
-        decision.evidence.append(Step(context.offset, f"slot in {context.describe(self.source)}"))
+        decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
+                                      role=StepRole.CAPTURE) for c in capturers)
+        decision.evidence.append(Step(context.offset, f"slot in {context.describe(self.source)}",
+                                      role=StepRole.CONTEXT_SLOT))
         return decision
 
 

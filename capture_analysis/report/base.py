@@ -20,6 +20,10 @@ class RunOptions:
     explain: bool = False
     #: ``--compare``: the policies shown side by side, the first one the baseline of the differences.
     compare: tuple[str, ...] = ()
+    #: text: ANSI colour (``report.style``), decided once per run from ``--color``, the environment and the terminal.
+    color: bool = False
+    #: lsp, sarif: the page each rule links to (``--docs-url``, ``docs-url``); ``None``: the page in the package.
+    docs_url: str | None = None
 
 
 #: One file's share of a report, as JSON data (str, int, list, dict, None): small enough to cross a process

@@ -53,8 +53,14 @@ def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str,
 
 
 def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
-                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16) -> dict[str, Any]:
-    """One LSP ``Diagnostic``; ``uri`` is the document's, used for the related locations."""
+                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16,
+                   docs_url: str | None = None) -> dict[str, Any]:
+    """One LSP ``Diagnostic``; ``uri`` is the document's, used for the related locations.
+
+    ``codeDescription.href`` is the rule's section of the page at ``docs_url``, by default the page inside the
+    installed package: the language server runs where the editor's files are, so that link always opens, and
+    always documents the version that reported the finding.
+    """
     source: SourceFile = analysis.source
     encoding = PositionEncoding(position_encoding)
     rule = diagnostic.rule
@@ -62,7 +68,7 @@ def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
         "range": source.lsp_range(diagnostic.start, diagnostic.end, encoding),
         "severity": diagnostic.level.lsp,
         "code": rule.code,
-        "codeDescription": {"href": rule.href},
+        "codeDescription": {"href": rule.href(docs_url)},
         "source": SOURCE,
         "message": diagnostic.message,
     }
@@ -78,11 +84,12 @@ def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
 
 
 def publish_params(analysis: FileAnalysis, diagnostics: list[Diagnostic],
-                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16) -> dict[str, Any]:
+                   position_encoding: PositionEncoding | str = PositionEncoding.UTF16,
+                   docs_url: str | None = None) -> dict[str, Any]:
     """``PublishDiagnosticsParams`` for one file: ``{uri, diagnostics}``."""
     uri = document_uri(analysis.path)
     return {"uri": uri,
-            "diagnostics": [lsp_diagnostic(analysis, d, uri, position_encoding) for d in diagnostics]}
+            "diagnostics": [lsp_diagnostic(analysis, d, uri, position_encoding, docs_url) for d in diagnostics]}
 
 
 class LspReporter(Reporter):
@@ -94,7 +101,7 @@ class LspReporter(Reporter):
         self.params = StreamedArray(out, 0)
 
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
-        return indented_json(publish_params(analysis, diagnostics), 1)
+        return indented_json(publish_params(analysis, diagnostics, docs_url=self.options.docs_url), 1)
 
     def add(self, piece: str) -> None:
         self.params.add(piece, str)

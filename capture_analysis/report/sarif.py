@@ -48,12 +48,16 @@ def physical_location(source: SourceFile, start: int, end: int) -> dict[str, Any
                                  "region": region(source, start, end)}}
 
 
-def rule_descriptor(rule: Rule) -> dict[str, Any]:
+def rule_descriptor(rule: Rule, docs_url: str | None = None) -> dict[str, Any]:
+    """The whole documentation rides along in ``help`` (code scanning shows it); ``helpUri`` is the rule's
+    section of the page at ``docs_url``, by default the page inside the package that made the log: set
+    ``docs-url`` when the log is read on another machine."""
     return {
         "id": rule.code,
         "name": rule.name,
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.what},
+        "helpUri": rule.href(docs_url),
         "help": {"text": rule.doc(), "markdown": rule.doc()},
         "defaultConfiguration": {"level": rule.severity.sarif},
     }
@@ -79,13 +83,14 @@ def result(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any]:
     return out
 
 
-def log(results: list[dict[str, Any]] | str, notifications: list[dict[str, Any]]) -> dict[str, Any]:
+def log(results: list[dict[str, Any]] | str, notifications: list[dict[str, Any]],
+        docs_url: str | None = None) -> dict[str, Any]:
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
         "runs": [{
             "tool": {"driver": {"name": "boxcheck", "version": __version__,
-                                "rules": [rule_descriptor(rule) for rule in RULES.values()]}},
+                                "rules": [rule_descriptor(rule, docs_url) for rule in RULES.values()]}},
             "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
             "columnKind": "utf16CodeUnits",
             "results": results,
@@ -112,7 +117,8 @@ class SarifReporter(Reporter):
 
     def around(self) -> tuple[str, str]:
         """The log's text before and after its results."""
-        text = json.dumps(log(RESULTS, self.notifications), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(log(RESULTS, self.notifications, self.options.docs_url), indent=2,
+                          ensure_ascii=False) + "\n"
         head, _, tail = text.partition(json.dumps(RESULTS))
         return head, tail
 

@@ -9,15 +9,23 @@ then, per file, the functions that allocate, and a final totals line.
 
 from __future__ import annotations
 
+import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import TextIO
 
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, render_table
 from ..diagnose import Diagnostic
 from ..rules import Severity
 from ..source import SourceFile
-from .base import Reporter, Totals
+from . import evidence
+from .base import Reporter, RunOptions, Totals
+from .style import PLAIN, Style
+
+#: a name at a step's offset (JavaScript identifiers are Unicode letters, digits, `_` and `$`).
+WORD = re.compile(r"[\w$]+")
 
 
 def display_width(text: str) -> int:
@@ -30,42 +38,65 @@ def display_width(text: str) -> int:
     return width
 
 
-def frame(source: SourceFile, start: int, end: int) -> list[str]:
-    """The source line with a caret run under ``start..end`` (first line only), aligned in terminal cells."""
+def frame(source: SourceFile, start: int, end: int, *, width: int = 0, style: Style = PLAIN,
+          caret: Callable[[str], str] | None = None, label: str = "") -> list[str]:
+    """The source line with a caret run under ``start..end`` (first line only), aligned in terminal cells.
+
+    ``width``: the gutter's, so that the frames of one diagnostic line up; ``caret`` paints the carets,
+    ``label`` follows them.
+    """
     pos = source.position(start)
     line_start = source.position_offset_of_line(pos.line)
     text = source.line_text(pos.line).expandtabs(1)
     line_end = line_start + len(source.line_text(pos.line).encode("utf-8"))
     prefix = source.data[line_start:start].decode("utf-8", "replace").expandtabs(1)
     marked = source.data[start:max(start, min(end, line_end))].decode("utf-8", "replace").expandtabs(1)
-    gutter = str(pos.line)
-    pad = " " * len(gutter)
-    return [f"  {gutter} | {text}", f"  {pad} | {' ' * display_width(prefix)}{'^' * max(1, display_width(marked))}"]
+    gutter = str(pos.line).rjust(width)
+    pad = style.gutter(" " * len(gutter) + " |")
+    carets = (caret or str)("^" * max(1, display_width(marked)))
+    return [f"  {style.gutter(gutter + ' |')} {text}",
+            f"  {pad} {' ' * display_width(prefix)}{carets}{' ' + label if label else ''}"]
+
+
+def token_end(source: SourceFile, offset: int) -> int:
+    """The end of the name (or else the one character) at ``offset``, where a step's caret run stops."""
+    rest = source.data[offset:offset + 256].split(b"\n", 1)[0].decode("utf-8", "ignore")
+    word = WORD.match(rest)
+    return offset + len((word.group() if word else rest[:1]).encode("utf-8", "surrogatepass"))
 
 
 def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_source: bool = True,
-                      explain: bool = False) -> list[str]:
+                      explain: bool = False, style: Style = PLAIN) -> list[str]:
     source = analysis.source
     pos = source.position(diagnostic.start)
-    lines = [f"{source.path}:{pos}: {diagnostic.level.label}[{diagnostic.rule.code}] {diagnostic.message}"]
-    if show_source:
-        lines.extend(frame(source, diagnostic.start, diagnostic.end))
-    if explain and diagnostic.decision is not None:
-        for step in diagnostic.decision.evidence:
-            lines.append(f"  = {source.position(step.offset)}: {step.text}")
+    level = diagnostic.level
+    lines = [f"{style.path(f'{source.path}:{pos}:')} "
+             f"{style.severity(level, f'{level.label}[{diagnostic.rule.code}]')} {diagnostic.message}"]
+    if not show_source:
+        return lines
+    steps = diagnostic.decision.evidence if explain and diagnostic.decision is not None else []
+    width = max([len(str(pos.line)), *(len(str(source.position(s.offset).line)) for s in steps)]) if steps else 0
+    lines.extend(frame(source, diagnostic.start, diagnostic.end, width=width, style=style,
+                       caret=partial(style.severity, level)))
+    for index, step in enumerate(steps):
+        assert diagnostic.decision is not None
+        lines.append(f"  {style.note(f'= note {index + 1}/{len(steps)}, {evidence.label(step)}:')} "
+                     f"{evidence.meaning(diagnostic.decision, index)}")
+        lines.extend(frame(source, step.offset, token_end(source, step.offset), width=width, style=style,
+                           caret=style.note_caret, label=step.text))
     return lines
 
 
 def render_file(analysis: FileAnalysis, diagnostics: Iterable[Diagnostic], *, quiet: bool = False,
-                explain: bool = False) -> list[str]:
+                explain: bool = False, style: Style = PLAIN) -> list[str]:
     out: list[str] = []
     for diagnostic in diagnostics:
-        out.extend(render_diagnostic(analysis, diagnostic, show_source=not quiet, explain=explain))
+        out.extend(render_diagnostic(analysis, diagnostic, show_source=not quiet, explain=explain, style=style))
     if quiet:
         return out
     allocating = [f for f in analysis.functions if f.sites]
     if allocating:
-        out.append(f"{analysis.path}: allocations per call of each function")
+        out.append(f"{style.path(f'{analysis.path}:')} allocations per call of each function")
         for report in allocating:
             pos = analysis.source.position(report.closure.start)
             sites = ", ".join(
@@ -96,8 +127,15 @@ def plural(count: int, word: str) -> str:
 
 
 class TextReporter(Reporter):
+    """``--quiet`` leaves only the diagnostic lines: no source, no allocations, no table, no totals."""
+
+    def __init__(self, out: TextIO, options: RunOptions):
+        super().__init__(out, options)
+        self.style = Style(options.color)
+
     def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
-        lines = render_file(analysis, diagnostics, quiet=self.options.quiet, explain=self.options.explain)
+        lines = render_file(analysis, diagnostics, quiet=self.options.quiet, explain=self.options.explain,
+                            style=self.style)
         if isinstance(analysis, ComparedAnalysis) and not self.options.quiet:
             lines.extend(render_table(analysis, analysis.comparison))
         return "\n".join(lines) + "\n" if lines else ""
@@ -106,4 +144,5 @@ class TextReporter(Reporter):
         self.out.write(piece)
 
     def finish(self, totals: Totals) -> None:
-        self.out.write(totals_line(totals) + "\n")
+        if not self.options.quiet:
+            self.out.write(totals_line(totals) + "\n")

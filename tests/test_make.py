@@ -1,0 +1,120 @@
+"""``make demo`` and ``make test`` work in a project virtual environment, as on a stock Debian or Ubuntu.
+
+The Makefile is run for real, in a scratch folder, with a stand-in for the
+Python that makes the environment: it writes down every command it is
+given, so the tests see what ``make`` runs (and what it does not run a
+second time) without installing anything.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+MAKE = shutil.which("make")
+pytestmark = pytest.mark.skipif(MAKE is None, reason="no `make` on this machine")
+
+#: the stand-in interpreter: `-c` is the Makefile's question "can you make a venv?", answered by $HAS_VENV;
+#: `-m venv DIR` makes DIR/bin/python, a stand-in too; everything is logged to $MAKE_LOG.
+FAKE_PYTHON = """#!/bin/sh
+echo "$0 $*" >> "$MAKE_LOG"
+if [ "$1" = -c ]; then exit "$HAS_VENV"; fi
+if [ "$1" = -m ] && [ "$2" = venv ]; then
+  mkdir -p "$3/bin" && cp "$0" "$3/bin/python"
+  exit "$VENV_STATUS"
+fi
+exit 0
+"""
+
+
+def executable(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A folder the Makefile runs in: its own pyproject.toml, nothing installed."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n", encoding="utf-8")
+    executable(tmp_path / "python3", FAKE_PYTHON)
+    return tmp_path
+
+
+def make(project: Path, *targets: str, has_venv: bool = True, venv_status: int = 0,
+         python: str | None = None, env: dict[str, str] | None = None) -> tuple[int, list[str], str]:
+    """Run the project's Makefile; returns its exit code, the commands the stand-in Pythons ran, and stderr."""
+    log = project / "make.log"
+    log.unlink(missing_ok=True)
+    done = subprocess.run(
+        [MAKE, "-s", "-f", str(ROOT / "Makefile"), *targets, f"PYTHON={python or project / 'python3'}"],
+        cwd=project, capture_output=True, text=True, timeout=60,
+        env={**os.environ, **(env or {}), "MAKE_LOG": str(log), "HAS_VENV": "0" if has_venv else "1",
+             "VENV_STATUS": str(venv_status)})
+    commands = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    return done.returncode, [c.replace(str(project) + "/", "") for c in commands], done.stderr
+
+
+def test_demo_makes_the_venv_installs_into_it_and_runs_boxcheck_with_its_python(project):
+    code, commands, _ = make(project, "demo")
+    assert code == 0
+    assert commands == [
+        "python3 -c import ensurepip, venv",
+        "python3 -m venv .venv",
+        '.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp]',
+        ".venv/bin/python -m capture_analysis examples/",
+    ]
+
+
+def test_a_second_run_installs_nothing_until_pyproject_changes(project):
+    assert make(project, "demo")[0] == 0
+    code, commands, _ = make(project, "demo", "test")
+    assert code == 0
+    assert commands == [".venv/bin/python -m capture_analysis examples/", ".venv/bin/python -m pytest -q"]
+    later = (project / ".venv" / ".installed").stat().st_mtime + 10
+    os.utime(project / "pyproject.toml", (later, later))
+    code, commands, _ = make(project, "test")
+    assert commands == ['.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp]',
+                        ".venv/bin/python -m pytest -q"]
+
+
+def test_without_python3_venv_make_stops_with_one_line_that_says_what_to_install(project):
+    code, commands, err = make(project, "test", has_venv=False)
+    assert code != 0
+    assert commands == ["python3 -c import ensurepip, venv"]
+    assert len(err.splitlines()) == 1, err
+    assert "venv module is missing" in err and "sudo apt-get install python3-venv" in err
+    assert not (project / ".venv").exists()
+
+
+def test_the_real_interpreter_without_ensurepip_gets_the_same_line(project, tmp_path):
+    """Debian without python3-venv: the stdlib's ``ensurepip`` is not there; here it cannot be imported."""
+    hidden = tmp_path / "hide"
+    hidden.mkdir()
+    (hidden / "ensurepip.py").write_text("raise ImportError('python3-venv is not installed')\n", encoding="utf-8")
+    code, _, err = make(project, "demo", python=sys.executable, env={"PYTHONPATH": str(hidden)})
+    assert code != 0
+    assert err.count("\n") == 1 and "sudo apt-get install python3-venv" in err
+    assert not (project / ".venv").exists()
+
+
+def test_a_missing_interpreter_is_named(project):
+    code, _, err = make(project, "demo", python=str(project / "no-such-python3"))
+    assert code != 0 and len(err.splitlines()) == 1
+    assert "no-such-python3" in err and "make PYTHON=" in err
+
+
+def test_a_venv_that_failed_half_way_is_removed_so_the_next_run_starts_again(project):
+    code, _, _ = make(project, "demo", venv_status=1)
+    assert code != 0
+    assert not (project / ".venv").exists()
+    code, commands, _ = make(project, "demo")
+    assert code == 0 and "python3 -m venv .venv" in commands
