@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..model import AWAITED_CALLEE_USE, CALLEE_USE, SAFE_USE, Reference, Scope, Use, UseKind
 from .patterns import later_write
+from .statements import bind_using, using_declarator
 from .syntax import (
     AWAITED_USE,
     CONSTRUCTED_USE,
@@ -22,7 +23,9 @@ from .syntax import (
     Node,
     escaping,
     expression_child,
+    leads_using_declaration,
     unwrap,
+    using_declaration,
 )
 
 if TYPE_CHECKING:
@@ -69,6 +72,11 @@ def visit_binary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     children = [c for c in node.named_children if c.type != "comment"]
     if not children:
+        return
+    if leads_using_declaration(children[0], binder.data):
+        for child in reversed(children[1:]):
+            binder.stack.append((using_declarator, child, scope, SAFE_USE))
+        binder.visit(children[0], scope, SAFE_USE)
         return
     binder.visit(children[-1], scope, use)
     binder.visit_all(children[:-1], scope, SAFE_USE)
@@ -150,6 +158,9 @@ def visit_subscript(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    if using_declaration(node, binder.data):
+        bind_using(binder, node, scope)
+        return
     left = node.child_by_field_id(binder.fields.left)
     right = node.child_by_field_id(binder.fields.right)
     if left is None:

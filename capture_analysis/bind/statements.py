@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
 from .patterns import later_declare, later_write
-from .syntax import DECLARED_FUNCTIONS, FUNCTION_NODES, PATTERN_USE, Node, escaping, unwrap
+from .syntax import DECLARED_FUNCTIONS, FUNCTION_NODES, PATTERN_USE, Node, escaping, unwrap, using_declaration
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -90,12 +90,16 @@ def visit_for(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     increment = node.child_by_field_id(binder.fields.increment)
     body = node.child_by_field_id(binder.fields.body)
     loop = new_loop(binder, node, scope, [condition, increment, body], increment)
-    lexical = init is not None and init.type == "lexical_declaration"
+    using = init is not None and using_declaration(init, binder.data)
+    lexical = init is not None and (init.type == "lexical_declaration" or using)
     head = binder.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop) if lexical else scope
     visit_loop_body(binder, body, head, loop)
     binder.visit(increment, head, SAFE_USE)
     binder.visit(condition, head, SAFE_USE)
-    if lexical:
+    if using:
+        assert init is not None
+        bind_using(binder, init, head, loop)
+    elif lexical:
         assert init is not None
         keyword = init.child_by_field_id(binder.fields.kind)
         kind = BindingKind.CONST if keyword is not None and binder.text(keyword) == "const" else BindingKind.LET
@@ -160,8 +164,30 @@ def visit_declaration(binder: Binder, node: Node, scope: Scope, use: Use) -> Non
 
 
 def bind_declarator(binder: Binder, node: Node, kind: BindingKind, scope: Scope, loop: Loop | None = None) -> None:
-    name = node.child_by_field_id(binder.fields.name)
-    value = node.child_by_field_id(binder.fields.value)
+    declare_one(binder, node, node.child_by_field_id(binder.fields.name), node.child_by_field_id(binder.fields.value),
+                kind, scope, loop)
+
+
+def bind_using(binder: Binder, node: Node, scope: Scope, loop: Loop | None = None) -> None:
+    """``using x = e``: a block-scoped constant (with TDZ), which the grammar parses as an assignment.
+
+    In ``using a = 1, b = 2`` the later declarators have no ``using`` token of their own.
+    """
+    declare_one(binder, node, node.child_by_field_id(binder.fields.left), node.child_by_field_id(binder.fields.right),
+                BindingKind.USING, scope, loop)
+
+
+def using_declarator(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """A later declarator of a ``using`` declaration (``visit_sequence``)."""
+    if node.type == "assignment_expression":
+        bind_using(binder, node, scope)
+    else:
+        binder.visit(node, scope, use)
+
+
+def declare_one(binder: Binder, node: Node, name: Node | None, value: Node | None, kind: BindingKind, scope: Scope,
+                loop: Loop | None) -> None:
+    """One declarator: ``node`` spans it, ``name`` is an identifier or a pattern, ``value`` its initializer."""
     if name is None:
         return
     if kind is BindingKind.VAR:

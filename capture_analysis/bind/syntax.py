@@ -50,6 +50,28 @@ def unwrap(node: Node) -> Node:
     return node
 
 
+def using_declaration(node: Node, data: bytes) -> bool:
+    """``using x = e`` (and ``await using``): the grammar parses it as an assignment led by a ``using`` token.
+
+    ``using`` followed by a line break is an identifier and a new statement, not a declaration.
+    """
+    if node.type != "assignment_expression" or node.child_count == 0:
+        return False
+    first = node.children[0]
+    if first.type != "using" or first.is_named:
+        return False
+    left = node.child_by_field_name("left")
+    return left is not None and b"\n" not in data[first.end_byte:left.start_byte] \
+        and b"\r" not in data[first.end_byte:left.start_byte]
+
+
+def leads_using_declaration(node: Node, data: bytes) -> bool:
+    """The first declarator of ``using a = 1, b = 2`` (or of ``await using ...``)."""
+    if node.type == "await_expression" and node.named_child_count:
+        node = node.named_children[0]
+    return using_declaration(node, data)
+
+
 def has_decorator(node: Node) -> bool:
     return any(child.type == "decorator" for child in node.named_children)
 

@@ -13,7 +13,8 @@ from functools import lru_cache
 
 import tree_sitter
 
-from ..model import Binding, Closure, FileModel, Reference
+from ..bind.syntax import using_declaration
+from ..model import Binding, BindingKind, Closure, FileModel, Reference
 from ..parsing import language, uses_tsx
 from ..source import SourceFile
 from .support import Node, closure_node, node_at, syntax_tree
@@ -68,15 +69,28 @@ class LegacySyntax:
         node = self.identifier(binding.start, binding.end)
         walk: Node | None = node.parent
         while walk is not None:
+            if using_declaration(walk, self.source.data):
+                return self.using_statement(walk)
             if walk.type in DECLARATION_TYPES or walk.type in FUNCTION_TYPES or walk.type in (
                     "for_in_statement", "for_statement", "catch_clause", "formal_parameters"):
                 return walk
             walk = walk.parent
         return node
 
+    @staticmethod
+    def using_statement(assignment: Node) -> Node:
+        """The statement of ``using x = e`` (``await using``, ``using a = 1, b = 2`` and a ``for`` head included)."""
+        walk = assignment
+        while walk.parent is not None and walk.parent.type in ("await_expression", "sequence_expression"):
+            walk = walk.parent
+        return walk.parent if walk.parent is not None and walk.parent.type == "expression_statement" else walk
+
     def initializer(self, binding: Binding) -> Node | None:
         """The value of the declarator that declares ``binding`` (``const {a, b} = value``)."""
         walk: Node | None = self.identifier(binding.start, binding.end)
+        parent = walk.parent if walk is not None else None
+        if parent is not None and parent.type == "assignment_expression" and binding.kind is BindingKind.USING:
+            return parent.child_by_field_name("right")
         while walk is not None and walk.type != "variable_declarator":
             if walk.type in DECLARATION_TYPES or walk.type in FUNCTION_TYPES:
                 return None
