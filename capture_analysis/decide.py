@@ -302,6 +302,8 @@ class Decider(BindingDecider):
             offset = capturer.creation_offset
             if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
                 return capturer
+            if binding.source is not None and binding.source[0] <= offset < binding.source[1]:
+                return capturer  # ``const {a} = f(() => a)``: the value destructured runs before ``a`` is bound
         return None
 
     @staticmethod

@@ -208,6 +208,9 @@ class Binding:
     per_iteration_of: Loop | None = field(default=None, repr=False)
     #: declared by an ``export`` declaration: its value leaves the module.
     exported: bool = False
+    #: for a name of a destructuring pattern, the span of the value it is taken from: that value runs before
+    #: any name of the pattern is bound, so a closure created there captures it early (``const {a} = f(() => a)``).
+    source: tuple[int, int] | None = None
 
     @property
     def closure(self) -> Closure:

@@ -209,3 +209,29 @@ def test_deep_control_flow_builds_without_recursion():
     code = ("declare function keep(value: unknown): void;\nfunction f(flag: boolean) {\n  let x = 0;\n"
             + "  if (flag) {\n" * depth + "  keep(() => x);\n" + "  } else { x = 1; }\n" * depth + "}\n")
     assert next(d.storage.value for d in analyze(code).decisions if d.binding.name == "x") == "value"
+
+
+# -- the names of a pattern are bound left to right ----------------------------------------------
+
+#: each pattern calls its closure in a later default: Node shows whether the name it reads is bound by then.
+PATTERNS = {
+    "object declaration": ("const {b = 1, a = () => b, seen = a()} = {};", "b", True),
+    "array declaration": ("let [b = 1, a = () => b, seen = a()] = [];", "b", True),
+    "parameter": ("(({b = 1, a = () => b, seen = a()}) => seen)({});", "b", True),
+    "later name": ("const {a = () => b, seen = a(), b = 1} = {};", "b", False),
+    "the value destructured": ("const {b} = {b: (() => b)()};", "b", False),
+}
+
+
+@needs_node
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_the_names_of_a_pattern_are_bound_left_to_right(name):
+    statement, binding, bound = PATTERNS[name]
+    code = f"function probe() {{\n  try {{\n    {statement}\n    return 'bound';\n  }} catch (error) {{\n" \
+           f"    return error.constructor.name;\n  }}\n}}\n"
+    assert NODE is not None
+    done = subprocess.run([NODE, "-e", code + "process.stdout.write(probe());"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout == ("bound" if bound else "ReferenceError")
+    decision = next(d for d in analyze(code, "probe.js").decisions if d.binding.name == binding)
+    assert (decision.storage.value == "value") is bound, decision.reason

@@ -133,7 +133,9 @@ def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
     """Parameters are initialized left to right: each one at the end of its own default."""
     if param.type not in ("required_parameter", "optional_parameter"):
         if param.type in ("identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"):
-            later_declare(binder, param, fscope, BindingKind.PARAM, param.end_byte, None, fscope)
+            default = param.child_by_field_id(binder.fields.right) if param.type == "assignment_pattern" else None
+            source = (default.start_byte, default.end_byte) if default is not None else None
+            later_declare(binder, param, fscope, BindingKind.PARAM, param.end_byte, None, fscope, None, source)
         return
     pattern = param.child_by_field_id(binder.fields.pattern)
     value = param.child_by_field_id(binder.fields.value)
@@ -147,7 +149,8 @@ def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
             binder.visit(value, fscope, Use(UseKind.FLOW, "default value", binding))
     else:
         binder.visit(value, fscope, SAFE_USE)
-        later_declare(binder, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope)
+        source = (value.start_byte, value.end_byte) if value is not None else None
+        later_declare(binder, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope, None, source)
 
 
 def visit_decorators(binder: Binder, node: Node, scope: Scope) -> None:

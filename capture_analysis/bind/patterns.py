@@ -76,23 +76,38 @@ def walk(binder: Binder, node: Node, scope: Scope, effect: int, leaf: Leaf) -> N
 
 
 def declare_pattern(binder: Binder, node: Node, target: Scope, kind: BindingKind, init_offset: int,
-                    loop: Loop | None, expr_scope: Scope, written: int | None = None) -> None:
+                    loop: Loop | None, expr_scope: Scope, written: int | None = None,
+                    source: tuple[int, int] | None = None) -> None:
     """Declare every name in a binding pattern in ``target``; defaults and computed keys run in ``expr_scope``.
 
     ``written``: a ``var`` pattern with an initializer, or a ``for (var ... of)``
     head, also writes each name; the write takes effect at that offset.
+
+    The names of a ``let``/``const``/``using`` pattern, a parameter's or a catch
+    clause's are bound left to right, each once its default ran:
+    ``const {b = 1, a = () => b} = src`` binds ``b`` before the arrow exists.
+    ``source`` is the span of the value destructured: it runs before any name is
+    bound (``Binding.source``).  The names of a loop head are bound when each
+    turn starts, and ``var`` names exist from the function's start.
     """
+    per_element = kind is not BindingKind.VAR
     if written is not None:
         deferred = written
     elif loop is not None and loop.repeats(init_offset):
         deferred = init_offset  # a for-in/of head: each iteration, before the body
+        per_element = False
     else:
         deferred = init_offset - 1
 
     def declare(name: Node, default: Node | None) -> None:
-        binding = binder.declare(name, kind, target, init_offset, loop)
+        bound = (default.end_byte if default is not None else name.end_byte) if per_element else init_offset
+        binding = binder.declare(name, kind, target, bound, loop)
+        if source is not None and binding.kind is kind:
+            binding.source = source
         if written is not None:
-            binder.reference(name, expr_scope, read=False, write=True, declaration_write=True, effect=written)
+            # A ``var`` is written when the whole pattern is done; another name is initialized as it is bound.
+            binder.reference(name, expr_scope, read=False, write=True, declaration_write=True,
+                             effect=bound - 1 if per_element else written)
         if default is not None:
             binder.name_literal(default, binding.name)
             visit_in_pattern(binder, default, expr_scope, Use(UseKind.FLOW, "default value", binding), deferred)

@@ -200,7 +200,8 @@ def declare_one(binder: Binder, node: Node, name: Node | None, value: Node | Non
     if name.type != "identifier":
         binder.visit(value, scope, PATTERN_USE if name.type == "object_pattern" else SAFE_USE)
         later_declare(binder, name, target, kind, init_offset, loop, scope,
-                      node.end_byte - 1 if value is not None else None)
+                      node.end_byte - 1 if value is not None else None,
+                      (value.start_byte, value.end_byte) if value is not None else None)
         return
     binding = binder.declare(name, kind, target, init_offset, loop)
     if value is None:
