@@ -185,6 +185,12 @@ class Scope:
     decorated: bool = False
     #: for a function scope: the function declarations in its blocks (``block_functions``).
     block_functions: list | None = field(default=None, repr=False)
+    #: for a function scope: its parameters hold an expression (a default, a computed key), so its body's
+    #: ``var``\ s and functions live in an environment of their own: ``function f(a, g = () => a) { var a }``
+    #: has two ``a`` bindings, the parameter that ``g`` sees and the body's, which starts as its copy.
+    parameter_expressions: bool = False
+    #: the parameters a body ``var`` or function of the same name hides, by name (``parameter_expressions``).
+    shadowed: dict[str, Binding] | None = field(default=None, repr=False)
 
     #: the innermost loop whose iterations each make a fresh instance of this scope: the loop it is the body
     #: or head of, or any loop of its function that runs it again, whatever statements nest it there

@@ -235,3 +235,29 @@ def test_the_names_of_a_pattern_are_bound_left_to_right(name):
     assert done.stdout == ("bound" if bound else "ReferenceError")
     decision = next(d for d in analyze(code, "probe.js").decisions if d.binding.name == binding)
     assert (decision.storage.value == "value") is bound, decision.reason
+
+
+# -- a function with parameter expressions gives its body's vars an environment of their own --------
+
+PARAMETER_ENVIRONMENTS = {
+    # code, what Node returns, the storage of the parameter named `a`
+    "a body var of the same name is another binding": (
+        "function probe(a, g = () => a) { var a = a + 5; return [g(), a].join(); }", "1,6", "value"),
+    "without a var the body writes the parameter": (
+        "function probe(a, g = () => a) { a = a + 5; return [g(), a].join(); }", "6,6", "stack"),
+    "without parameter expressions a var is the parameter": (
+        "function probe(a, g) { var a = a + 5; g = () => a; a += 1; return [g(), a].join(); }", "7,7", "stack"),
+}
+
+
+@needs_node
+@pytest.mark.parametrize("name", sorted(PARAMETER_ENVIRONMENTS))
+def test_parameter_expressions_give_the_body_vars_their_own_environment(name):
+    code, output, storage = PARAMETER_ENVIRONMENTS[name]
+    assert NODE is not None
+    done = subprocess.run([NODE, "-e", code + "process.stdout.write(probe(1));"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout == output
+    decision = next(d for d in analyze(code, "probe.js").decisions
+                    if d.binding.name == "a" and d.binding.kind.value == "param")
+    assert decision.storage.value == storage, decision.reason

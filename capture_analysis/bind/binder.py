@@ -44,6 +44,7 @@ from ..model import (
     Scope,
     ScopeKind,
     Use,
+    UseKind,
 )
 from ..parsing import SyntaxProblem
 from . import flow_builder, flow_constructs, mapped_arguments, strictness
@@ -197,7 +198,11 @@ class Binder:
                     through.append(ref)
             elif (parameters is not None and binding.kind is not BindingKind.PARAM
                   and parameters[0] <= ref.start < parameters[1]):
-                if through is not None:
+                hidden = scope.shadowed.get(ref.name) if scope.shadowed is not None else None
+                if hidden is not None:
+                    ref.binding = hidden  # ``(a, g = () => a) => { var a }``: the default sees the parameter
+                    hidden.references.append(ref)
+                elif through is not None:
                     through.append(ref)  # ``(a = () => v) => { var v }``: the default sees the outer ``v``
             else:
                 ref.binding = binding
@@ -214,13 +219,30 @@ class Binder:
         name = self.name_of(name_node)
         existing = scope.declarations.get(name)
         if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM):
-            # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
-            return existing
+            if not (existing.kind is BindingKind.PARAM and kind is not BindingKind.PARAM
+                    and scope.parameter_expressions):
+                # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
+                return existing
         binding = Binding(name, kind, scope, name_node.start_byte, name_node.end_byte, init_offset,
                           per_iteration_of=per_iteration_of)
         scope.declarations[name] = binding
         self.bindings.append(binding)
+        if existing is not None and existing.kind is BindingKind.PARAM and binding.kind is not BindingKind.PARAM:
+            self.shadow(scope, existing, binding)
         return binding
+
+    def shadow(self, scope: Scope, parameter: Binding, body: Binding) -> None:
+        """A body ``var`` (or function) named like a parameter of a function with parameter expressions is
+        another binding: the parameter's references in the parameter list stay with it, and the body's
+        binding starts as a copy of it (the parameter's value flows into it)."""
+        if scope.shadowed is None:
+            scope.shadowed = {}
+        scope.shadowed.setdefault(parameter.name, parameter)
+        if body.kind is BindingKind.VAR:
+            copy = Reference(parameter.name, body.start, body.end, scope, scope.closure, True, False, parameter,
+                             False, Use(UseKind.FLOW, "initialized", body), body.start)
+            parameter.references.append(copy)
+            self.references.append(copy)
 
     def sloppy(self, closure: Closure) -> bool:
         if self.strict_file is None:

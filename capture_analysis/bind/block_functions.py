@@ -123,5 +123,7 @@ def clashes(block: Scope, function_scope: Scope, name: str, lexical: list[Scope]
     for scope in lexical:
         if scope is not block and scope.start <= block.start and block.end <= scope.end:
             return True
+    if function_scope.shadowed is not None and name in function_scope.shadowed:
+        return True  # a parameter's name, hidden by a body ``var``: still a parameter name
     existing = function_scope.declarations.get(name)
     return existing is not None and existing.kind not in VAR_LIKE

@@ -110,6 +110,7 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     params = node.child_by_field_id(binder.fields.parameters)
     if params is not None:
         fscope.parameters = (params.start_byte, params.end_byte)
+        fscope.parameter_expressions = parameter_expressions(binder, params)
         for param in reversed(params.named_children):
             parameter(binder, param, fscope)
     elif ntype == "arrow_function":
@@ -151,6 +152,28 @@ def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
         binder.visit(value, fscope, SAFE_USE)
         source = (value.start_byte, value.end_byte) if value is not None else None
         later_declare(binder, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope, None, source)
+
+
+#: what makes a parameter list hold an expression (ECMAScript ContainsExpression of FormalParameters).
+PARAMETER_EXPRESSIONS = frozenset({"assignment_pattern", "object_assignment_pattern", "computed_property_name"})
+
+
+def parameter_expressions(binder: Binder, params: Node) -> bool:
+    """Does a parameter have a default, or a pattern a default or a computed key?  (Types are not code.)"""
+    if binder.data.find(b"=", params.start_byte, params.end_byte) < 0 \
+            and binder.data.find(b"[", params.start_byte, params.end_byte) < 0:
+        return False
+    work = list(params.named_children)
+    while work:
+        node = work.pop()
+        kind = node.type
+        if kind in PARAMETER_EXPRESSIONS:
+            return True
+        if kind in ("required_parameter", "optional_parameter") and node.child_by_field_id(binder.fields.value):
+            return True
+        if kind not in ("type_annotation", "comment", "decorator"):
+            work.extend(node.named_children)
+    return False
 
 
 def visit_decorators(binder: Binder, node: Node, scope: Scope) -> None:
