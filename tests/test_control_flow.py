@@ -261,3 +261,19 @@ def test_parameter_expressions_give_the_body_vars_their_own_environment(name):
     decision = next(d for d in analyze(code, "probe.js").decisions
                     if d.binding.name == "a" and d.binding.kind.value == "param")
     assert decision.storage.value == storage, decision.reason
+
+
+# -- an optional call of eval is indirect -----------------------------------------------------------
+
+
+@needs_node
+def test_an_optional_call_of_eval_sees_only_the_global_scope():
+    code = ("var x = 'global';\nfunction probe(src) {\n  let x = 'local';\n"
+            "  return [eval?.(src), eval(src), (eval)(src)].join();\n}\n")
+    assert NODE is not None
+    done = subprocess.run([NODE, "-e", code + "process.stdout.write(probe('x'));"], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout == "global,local,local"
+    optional = analyze("function f(src) { let x = 1; eval?.(src); return () => x; }", "probe.js")
+    assert [d.storage.value for d in optional.decisions if d.binding.name == "x"] == ["value"]
+    assert not [d for d in optional.diagnostics if d.rule.code == "BX002"]

@@ -122,7 +122,7 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
                     binder.visit_all(part.named_children, scope, passed)
     if callee is not None:
         bare = unwrap(callee)
-        if bare.type == "identifier" and binder.name_of(bare) == "eval":
+        if bare.type == "identifier" and binder.name_of(bare) == "eval" and not optional_call(node):
             ref = binder.reference(bare, scope, read=True, write=False, use=CALLEE_USE)
             binder.eval_calls.append((ref, scope))
         elif node.kind_id == binder.new_kind:
@@ -130,6 +130,11 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
             binder.visit(callee, scope, CONSTRUCTED_USE)
         else:
             binder.visit(callee, scope, AWAITED_CALLEE_USE if use is AWAITED_USE else CALLEE_USE)
+
+
+def optional_call(node: Node) -> bool:
+    """``eval?.(src)``: an optional call is never a direct ``eval`` (it sees only the global scope)."""
+    return any(child.type in ("?.", "optional_chain") for child in node.children)
 
 
 def visit_member(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
