@@ -29,6 +29,8 @@ class ScopeKind(enum.Enum):
     CLASS = "class"
     #: ``const f = function g() {}``: ``g`` lives in a scope of its own.
     FUNCTION_NAME = "function-name"
+    #: an enum's body: in its initializers a bare member name is that member, ``B = A * 2`` reads ``E.A``.
+    ENUM = "enum"
 
 
 class BindingKind(enum.Enum):
@@ -191,6 +193,8 @@ class Scope:
     parameter_expressions: bool = False
     #: the parameters a body ``var`` or function of the same name hides, by name (``parameter_expressions``).
     shadowed: dict[str, Binding] | None = field(default=None, repr=False)
+    #: for an enum's body: its members' names, which its initializers' bare names refer to (no binding).
+    members: frozenset[str] | None = field(default=None, repr=False)
 
     #: the innermost loop whose iterations each make a fresh instance of this scope: the loop it is the body
     #: or head of, or any loop of its function that runs it again, whatever statements nest it there

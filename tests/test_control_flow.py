@@ -277,3 +277,25 @@ def test_an_optional_call_of_eval_sees_only_the_global_scope():
     optional = analyze("function f(src) { let x = 1; eval?.(src); return () => x; }", "probe.js")
     assert [d.storage.value for d in optional.decisions if d.binding.name == "x"] == ["value"]
     assert not [d for d in optional.diagnostics if d.rule.code == "BX002"]
+
+
+# -- inside an enum's initializers, a member's name is that member -------------------------------------
+
+ENUM = """
+function probe() {
+  let A = 10;
+  enum E { A = 1, B = A * 2, C = (() => A)() }
+  A = 20;
+  log.push(E.B, E.C, A);
+}
+"""
+
+
+@needs_node
+def test_an_enum_member_name_in_an_initializer_is_the_member():
+    """TypeScript reads ``A`` in ``B = A * 2`` as ``E.A``, in a closure too: the local ``A`` is not captured."""
+    from .test_using import compiled_run
+
+    assert compiled_run(ENUM, prelude="const log = [];\n") == [2, 1, 20]
+    decisions = {d.binding.name: d for d in analyze(ENUM).decisions}
+    assert decisions["A"].storage.value == "local" and not decisions["A"].captured_by

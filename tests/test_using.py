@@ -25,11 +25,11 @@ function open(name) { return { name, [Symbol.dispose]() { log.push("dispose " + 
 """
 
 
-def compiled_run(code: str) -> list[str]:
-    """Compile ``code`` with the pinned TypeScript to ES2022, run it in Node, return its ``log``."""
+def compiled_run(code: str, prelude: str = PRELUDE) -> list[str]:
+    """Compile ``prelude + code`` with the pinned TypeScript to ES2022, run it in Node, return its ``log``."""
     assert NODE is not None
     typescript_installed()
-    program = json.dumps(PRELUDE + code + "\nprobe();\n")
+    program = json.dumps(prelude + code + "\nprobe();\n")
     script = (f"const ts = require({json.dumps(str(TYPESCRIPT))});\n"
               f"const out = ts.transpileModule({program}, "
               "{compilerOptions: {target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS}});\n"

@@ -178,6 +178,10 @@ class Binder:
             bind_vars(scope, scope.block_functions, self.pattern_catches, self.bindings, self.references)
         pending = scope.pending
         scope.pending = []
+        if scope.members is not None:
+            # ``enum E { A = 1, B = A * 2 }``: ``A`` is the member ``E.A``, not a binding around the enum.
+            members = scope.members
+            pending = [ref for ref in pending if ref.name not in members]
         parent = scope.parent
         declared = scope.declarations
         if not declared:

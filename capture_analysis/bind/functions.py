@@ -280,7 +280,17 @@ def visit_enum(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     if name is not None:
         binder.declare(name, BindingKind.ENUM, scope, node.end_byte)
     body = node.child_by_field_id(binder.fields.body)
-    if body is not None:
-        for member in reversed(body.named_children):
-            if member.type == "enum_assignment":
-                binder.visit(member.child_by_field_id(binder.fields.value), scope, SAFE_USE)
+    if body is None:
+        return
+    members = binder.open_scope(ScopeKind.ENUM, body, scope)
+    names: set[str] = set()
+    for member in body.named_children:
+        key = member.child_by_field_id(binder.fields.name) if member.type == "enum_assignment" else member
+        if key is not None and key.type in ("property_identifier", "identifier"):
+            names.add(binder.name_of(key))
+        elif key is not None and key.type == "string":
+            names.add(binder.text(key)[1:-1])
+    members.members = frozenset(names)
+    for member in reversed(body.named_children):
+        if member.type == "enum_assignment":
+            binder.visit(member.child_by_field_id(binder.fields.value), members, SAFE_USE)
