@@ -404,8 +404,14 @@ class Decider(BindingDecider):
         return False
 
     def kept_outside(self, holder: Closure, loop: Loop) -> Binding | None:
+        """A binding that ``holder`` flows into and that outlives an iteration of ``loop``: one of another
+        instance, or a ``for (let ...)`` head binding of ``loop``, whose next copy starts with its value."""
         for node in self.graph.reaches(holder):
-            if isinstance(node, Binding) and node.scope.instance_loop is not loop and not self.owns(loop, node):
+            if not isinstance(node, Binding):
+                continue
+            if node.scope.instance_loop is not loop and not self.owns(loop, node):
+                return node
+            if node.per_iteration_of is loop and loop.copies_head:
                 return node
         return None
 

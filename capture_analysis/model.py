@@ -156,6 +156,9 @@ class Loop:
     #: for ``for (;;)`` loops: the span of the update clause, which runs on the next
     #: iteration's fresh copy of the per-iteration head bindings.
     update: tuple[int, int] | None = None
+    #: a ``for (let ...; ...)`` head: each iteration's copy starts with the previous one's values, so what a
+    #: head binding holds (a closure of this iteration) reaches the next one.
+    copies_head: bool = False
 
     def repeats(self, offset: int) -> bool:
         return any(s <= offset < e for s, e in self.repeated)

@@ -299,3 +299,32 @@ def test_an_enum_member_name_in_an_initializer_is_the_member():
     assert compiled_run(ENUM, prelude="const log = [];\n") == [2, 1, 20]
     decisions = {d.binding.name: d for d in analyze(ENUM).decisions}
     assert decisions["A"].storage.value == "local" and not decisions["A"].captured_by
+
+
+# -- a for (let ...) head binding carries its value into the next iteration -------------------------
+
+FOR_HEAD_COPY = """
+function probe() {
+  const log = [];
+  for (let i = 0, g; i < 2; i++) {
+    let y = i * 10;
+    if (g) log.push(g(), y);
+    g = () => y;
+    y++;
+  }
+  return log.join();
+}
+"""
+
+
+@needs_node
+def test_a_closure_in_a_for_let_head_binding_reaches_the_next_iteration():
+    """The next iteration's copy of ``g`` starts with this one's closure, which still sees this iteration's
+    ``y`` (1) beside the next one's (10): a closure that refers to ``y`` outlives the iteration."""
+    assert NODE is not None
+    done = subprocess.run([NODE, "-e", FOR_HEAD_COPY + "process.stdout.write(probe());"], capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert done.stdout == "1,10"
+    decision = next(d for d in analyze(FOR_HEAD_COPY, "probe.js").decisions if d.binding.name == "y")
+    assert decision.storage.value == "box" and decision.site is not None and decision.site.per_iteration
+    assert "which outlives the loop iteration" in decision.reason

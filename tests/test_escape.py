@@ -377,3 +377,21 @@ def test_a_named_function_expression_that_returns_itself_escapes():
                          text=True, timeout=60, check=True)
     assert ran.stdout == "2"
     assert storages(code, "script.js")["x"] == "box"
+
+
+#: ``x ??= e`` and ``x ||= e`` evaluate to ``x``'s old value when that is not nullish (truthy): a closure.
+OLD_VALUE = {
+    "??= returned": "function make(a) {\n  let x = () => a;\n  a = 1;\n  return x ??= null;\n}\n",
+    "||= in a declaration": "function make(a) {\n  let x = () => a;\n  a = 1;\n  const y = (x ||= null);\n"
+                            "  return y;\n}\n",
+}
+
+
+@needs_node
+@pytest.mark.parametrize("name", sorted(OLD_VALUE))
+def test_the_value_of_a_logical_assignment_may_be_the_old_closure(name):
+    code = OLD_VALUE[name]
+    ran = subprocess.run([NODE, "-e", code + "process.stdout.write(String(make(0)()));"], capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert ran.stdout == "1"  # the closure held in x outlived make and sees the write
+    assert storages(code, "script.js")["a"] == "box", name

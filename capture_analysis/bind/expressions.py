@@ -211,6 +211,10 @@ def visit_augmented_assignment(binder: Binder, node: Node, scope: Scope, use: Us
             binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
         elif logical:
             binder.visit(right, scope, escaping("assigned, and the assignment's value is used"))
+            if operator is not None and operator.type in ("??=", "||="):
+                # The value of ``x ??= e`` (``x ||= e``) is ``x``'s old value when that is not nullish (truthy):
+                # a closure held in ``x`` goes wherever the expression's value goes.
+                binder.reference(target, scope, read=True, write=False, use=use)
         else:
             binder.visit(right, scope, SAFE_USE)
         return

@@ -92,6 +92,7 @@ def visit_for(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     loop = new_loop(binder, node, scope, [condition, increment, body], increment)
     using = init is not None and using_declaration(init, binder.data)
     lexical = init is not None and (init.type == "lexical_declaration" or using)
+    loop.copies_head = lexical
     head = binder.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop) if lexical else scope
     visit_loop_body(binder, body, head, loop)
     binder.visit(increment, head, SAFE_USE)
