@@ -1,4 +1,4 @@
-"""Allocation sites: which heap objects one call of each function creates.
+"""Allocation sites: which heap objects one call of each function creates (once, for one that runs once).
 
 Bindings that need shared heap storage are grouped per *scope instance*: the
 function's activation, or one iteration of a loop (its per-iteration head
@@ -17,6 +17,16 @@ from .source import SourceFile
 #: closure kinds that are not function objects of their own.
 NOT_ALLOCATED = frozenset({ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK, ClosureKind.NAMESPACE,
                            ClosureKind.MODULE})
+
+
+def once_per_program(reports: list[FunctionReport]) -> list[FunctionReport]:
+    """Under every policy: what a function that runs once (``bind/runs_once``) allocates per call, it allocates
+    once per program; what it allocates in its loops is still per iteration."""
+    for report in reports:
+        if report.closure.runs_once:
+            for site in report.sites:
+                site.once = not site.per_iteration
+    return reports
 
 
 def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:

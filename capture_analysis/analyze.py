@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .allocations import once_per_program
 from .bind import bind
 from .diagnose import Diagnostic, diagnose
 from .escape import EscapeGraph
@@ -63,7 +64,7 @@ def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:
     """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``."""
     source, model = bound.source, bound.model
     decisions = policy.decide(model, source, bound.graph)
-    functions = policy.allocate(model, source, decisions)
+    functions = once_per_program(policy.allocate(model, source, decisions))
     diagnostics = diagnose(source, model, decisions, bound.syntax, policy)
     return FileAnalysis(source, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy)
 

@@ -44,13 +44,15 @@ class Counts:
     conditional: int = 0
     #: why the policy does not count all of this function's allocations, if it does not.
     unmodelled: str | None = None
+    #: sites made once per program (the function runs once), counted in neither ``per_call`` nor ``per_iteration``.
+    once: int = 0
 
     @property
     def allocates(self) -> bool:
-        return bool(self.per_call or self.per_iteration)
+        return bool(self.per_call or self.per_iteration or self.once)
 
-    def minus(self, other: Counts) -> tuple[int, int]:
-        return self.per_call - other.per_call, self.per_iteration - other.per_iteration
+    def minus(self, other: Counts) -> tuple[int, int, int]:
+        return self.per_call - other.per_call, self.per_iteration - other.per_iteration, self.once - other.once
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +77,8 @@ class Comparison:
     def totals(self) -> tuple[Counts, ...]:
         return tuple(Counts(sum(r.counts[i].per_call for r in self.rows),
                             sum(r.counts[i].per_iteration for r in self.rows),
-                            sum(r.counts[i].conditional for r in self.rows))
+                            sum(r.counts[i].conditional for r in self.rows),
+                            once=sum(r.counts[i].once for r in self.rows))
                      for i in range(len(self.policies)))
 
 
@@ -109,7 +112,8 @@ def analyze_compared(source: SourceFile, policy: Policy, names: tuple[str, ...])
 
 
 def counts_of(report: FunctionReport, unmodelled: dict[Closure, str]) -> Counts:
-    return Counts(report.per_call, report.per_iteration, conditional_sites(report), unmodelled.get(report.closure))
+    return Counts(report.per_call, report.per_iteration, conditional_sites(report), unmodelled.get(report.closure),
+                  report.once)
 
 
 def compare(analyses: dict[str, FileAnalysis], names: tuple[str, ...]) -> Comparison:
@@ -139,7 +143,9 @@ def rule_report(analyses: dict[str, FileAnalysis], names: tuple[str, ...], prima
         out.extend(overboxed(analyses[LEGACY], analyses[OPTIMAL]))
         if primary != OPTIMAL:
             out.extend(Diagnostic(d.rule, d.start, d.end, f"under `{OPTIMAL}`, {d.message}", d.related, d.decision)
-                       for d in analyses[OPTIMAL].diagnostics if d.rule is rules.CAPTURED_BEFORE_INIT)
+                       for d in analyses[OPTIMAL].diagnostics if d.rule is rules.CAPTURED_BEFORE_INIT
+                       or (d.rule is rules.RUN_ONCE_CAPTURE and d.decision is not None
+                           and d.decision.early_capture is not None))
     for name in names:
         if name != primary:
             out.extend(d for d in analyses[name].diagnostics if d.rule is rules.UNMODELLED_FUNCTION)
@@ -169,13 +175,14 @@ def overboxed(legacy: FileAnalysis, optimal: FileAnalysis) -> list[Diagnostic]:
 # -- output ---------------------------------------------------------------------------------
 
 
-def cell(counts: Counts) -> str:
+def cell(counts: Counts, with_once: bool) -> str:
     marks = ("*" if counts.conditional else "") + ("!" if counts.unmodelled else "")
-    return f"{counts.per_call}/{counts.per_iteration}{marks}"
+    once = f"/{counts.once}" if with_once else ""
+    return f"{counts.per_call}/{counts.per_iteration}{once}{marks}"
 
 
-def signed(pair: tuple[int, int]) -> str:
-    return "/".join(f"{n:+d}" if n else "0" for n in pair)
+def signed(numbers: tuple[int, ...], with_once: bool) -> str:
+    return "/".join(f"{n:+d}" if n else "0" for n in (numbers if with_once else numbers[:2]))
 
 
 def render_table(analysis: FileAnalysis, comparison: Comparison) -> list[str]:
@@ -188,13 +195,16 @@ def render_table(analysis: FileAnalysis, comparison: Comparison) -> list[str]:
         return [f"{analysis.path}: no allocations under {heading}"]
     header = ["function", *names, *(f"{n}-{comparison.baseline}" for n in names[1:])]
     table = [header]
+    once = any(c.once for row in rows for c in row.counts)
     for row in rows:
         label = f"{row.closure.name or '<' + row.closure.kind.value + '>'} ({source.position(row.closure.start)})"
-        table.append([label, *(cell(c) for c in row.counts), *(signed(c.minus(row.counts[0])) for c in row.counts[1:])])
+        table.append([label, *(cell(c, once) for c in row.counts),
+                      *(signed(c.minus(row.counts[0]), once) for c in row.counts[1:])])
     totals = comparison.totals()
-    table.append(["total", *(cell(c) for c in totals), *(signed(c.minus(totals[0])) for c in totals[1:])])
+    table.append(["total", *(cell(c, once) for c in totals), *(signed(c.minus(totals[0]), once) for c in totals[1:])])
     widths = [max(len(line[i]) for line in table) for i in range(len(header))]
-    out = [f"{analysis.path}: allocations per call/per iteration under {heading}, and the difference from "
+    units = "per call/per iteration/once per program" if once else "per call/per iteration"
+    out = [f"{analysis.path}: allocations {units} under {heading}, and the difference from "
            f"`{comparison.baseline}`"]
     for line in table:
         out.append("  " + "  ".join(text.ljust(widths[0]) if i == 0 else text.rjust(widths[i])
@@ -208,10 +218,10 @@ def render_table(analysis: FileAnalysis, comparison: Comparison) -> list[str]:
 
 
 def counts_json(counts: Counts, baseline: Counts) -> dict[str, Any]:
-    per_call, per_iteration = counts.minus(baseline)
-    return {"per_call": counts.per_call, "per_iteration": counts.per_iteration, "conditional": counts.conditional,
-            "unmodelled": counts.unmodelled,
-            "difference": {"per_call": per_call, "per_iteration": per_iteration}}
+    per_call, per_iteration, once = counts.minus(baseline)
+    return {"per_call": counts.per_call, "per_iteration": counts.per_iteration, "once": counts.once,
+            "conditional": counts.conditional, "unmodelled": counts.unmodelled,
+            "difference": {"per_call": per_call, "per_iteration": per_iteration, "once": once}}
 
 
 def policies_json(comparison: Comparison, closure: Closure) -> dict[str, Any] | None:
@@ -231,5 +241,6 @@ def document_json(names: tuple[str, ...], functions: list[dict[str, Any]]) -> tu
     """The run's ``compare`` field and its ``summary.policies``, from the functions' ``policies`` objects."""
     compared = [f["policies"] for f in functions if "policies" in f]
     totals = {name: {"per_call": sum(p[name]["per_call"] for p in compared),
-                     "per_iteration": sum(p[name]["per_iteration"] for p in compared)} for name in names}
+                     "per_iteration": sum(p[name]["per_iteration"] for p in compared),
+                     "once": sum(p[name]["once"] for p in compared)} for name in names}
     return {"policies": list(names), "baseline": names[0]}, totals

@@ -85,7 +85,7 @@ from .model import (
     ScopeKind,
     Storage,
 )
-from .records import Decision, Step, StepRole
+from .records import SHOWN, Decision, Step, StepRole, capped
 from .source import SourceFile
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
@@ -423,7 +423,7 @@ class Decider(BindingDecider):
         return f"the {closure.kind.value} at {self.at(closure.start)}"
 
     def closure_list(self, closures: list[Closure]) -> str:
-        return ", ".join(self.closure_label(c) for c in closures)
+        return capped([self.closure_label(c) for c in closures[:SHOWN]], len(closures))
 
     def early_reason(self, binding: Binding, closure: Closure, initializer: Reference | None = None) -> str:
         """``initializer``: for a ``var``, the write that gives it its first value."""

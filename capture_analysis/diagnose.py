@@ -16,7 +16,7 @@ from . import rules
 from .model import FileModel, Storage
 from .parsing import SyntaxProblem
 from .policies import OPTIMAL, Policy
-from .records import Decision
+from .records import SHOWN, Decision, capped
 from .rules import Rule, Severity
 from .source import SourceFile
 
@@ -60,12 +60,19 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
             continue
         binding = decision.binding
         site = decision.site
-        where = "on every loop iteration" if site is not None and site.per_iteration else "per call"
+        if site is not None and site.per_iteration:
+            where = "on every loop iteration"
+        elif site is not None and site.once:
+            where = "once per program (its function runs once)"
+        else:
+            where = "per call"
         if site is not None and site.kind is Storage.CONTEXT:
             storage = context_words(site.decisions, decision)
         else:
             storage = "a heap box"
-        if decision.early_capture is not None and all(w.is_declaration_write for w in decision.writes):
+        if site is not None and site.once:
+            rule = rules.RUN_ONCE_CAPTURE  # made once per program, whatever makes it needed
+        elif decision.early_capture is not None and all(w.is_declaration_write for w in decision.writes):
             rule = rules.CAPTURED_BEFORE_INIT  # never reassigned: a `var` initializer is not a reassignment
         elif site is not None and site.per_iteration:
             rule = rules.LOOP_CAPTURE
@@ -92,16 +99,14 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
     return out
 
 
-def context_words(members: list[Decision], decision: Decision, shown: int = 4) -> str:
+def context_words(members: list[Decision], decision: Decision) -> str:
     """Name a few context neighbours: a factory with 2,000 shared bindings must not print 2,000 names 2,000 times."""
     others: list[str] = []
     for member in members:
         if member is not decision:
             others.append(f"`{member.binding.name}`")
-            if len(others) > shown:
+            if len(others) == SHOWN:
                 break
     if not others:
         return "a slot in a heap context of its own"
-    if len(members) - 1 > shown:
-        return f"a slot in a heap context shared with {', '.join(others[:shown])} and {len(members) - 1 - shown} more"
-    return f"a slot in a heap context shared with {', '.join(others)}"
+    return f"a slot in a heap context shared with {capped(others, len(members) - 1)}"

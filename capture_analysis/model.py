@@ -288,6 +288,8 @@ class Closure:
     arguments_exposes: Reference | None = field(default=None, repr=False)
     #: its control flow, built when a binding of its own is both captured and written in it.
     flow: FlowGraph | None = field(default=None, repr=False)
+    #: it runs at most once per program (``bind/runs_once``): what it allocates per call, it allocates once.
+    runs_once: bool = False
 
     @property
     def is_module(self) -> bool:

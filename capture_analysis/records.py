@@ -85,10 +85,14 @@ class Site:
     closure: Closure
     loop: Loop | None
     offset: int
+    #: made by a function that runs at most once per program (``bind/runs_once``), outside its loops.
+    once: bool = False
 
     @property
     def multiplicity(self) -> str:
-        return "per-iteration" if self.per_iteration else "per-call"
+        if self.per_iteration:
+            return "per-iteration"
+        return "once" if self.once else "per-call"
 
 
 @dataclass(slots=True)
@@ -101,12 +105,30 @@ class FunctionReport:
 
     @property
     def per_call(self) -> int:
-        return sum(1 for s in self.sites if not s.per_iteration)
+        return sum(1 for s in self.sites if not s.per_iteration and not s.once)
 
     @property
     def per_iteration(self) -> int:
         return sum(1 for s in self.sites if s.per_iteration)
 
+    @property
+    def once(self) -> int:
+        """Sites made once per program: a function that runs once, outside its loops."""
+        return sum(1 for s in self.sites if s.once)
+
 
 def function_label(closure: Closure) -> str:
     return closure.name or "anonymous"
+
+
+#: how many items a list in a message or a summary names before it counts the rest ("and 705 more").
+SHOWN = 4
+
+
+def capped(items: list[str], total: int | None = None) -> str:
+    """``a, b, c, d and 705 more``: a factory with 2,000 shared bindings, or a binding captured by 500
+    closures, must not make a line of thousands of names.  ``total``: when ``items`` holds only the first few."""
+    count = len(items) if total is None else total
+    if count <= SHOWN:
+        return ", ".join(items[:count])
+    return f"{', '.join(items[:SHOWN])} and {count - SHOWN} more"

@@ -261,3 +261,21 @@ async function load(i: number) {   // BX105 under legacy: the state machine's ce
   return x + 1;
 }
 """)
+
+RUN_ONCE_CAPTURE = _rule(
+    "BX106", "run-once-capture", Severity.INFO,
+    "A captured binding of code that runs once per program needs heap storage, once.",
+    "Reports, instead of BX101, BX102 or BX103, a binding that needs a heap box or a context slot in a "
+    "function that runs at most once per program: a module-level IIFE (`(() => { ... })()`, a UMD wrapper), "
+    "`new function () { ... }` at module level, an IIFE that such code runs outside its loops, the factory a UMD "
+    "wrapper calls once, the static blocks and static fields of a class defined once, a namespace body. The "
+    "message says why the binding is shared, as the other rules' do; the allocation's multiplicity is `once`.",
+    "The heap object is made once per program, not per call: a module's setup, not a hot path. It is reported "
+    "for completeness, at `info`, so that the findings about code that runs many times stand out; raise its "
+    "severity in the configuration to review it (`[severity] BX106 = \"warning\"`).",
+    """
+var lib = (function () {
+  var cache = null;                  // BX106: reassigned inside `get`, which escapes; made once
+  return { get() { return cache || (cache = build()); } };
+})();
+""")

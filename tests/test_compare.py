@@ -130,12 +130,12 @@ def test_policies_object_per_function():
     """, "legacy,optimal,v8")
     report = next(f for f in analysis.functions if f.closure.name == "constArrow")
     assert policies_json(analysis.comparison, report.closure) == {
-        "legacy": {"per_call": 1, "per_iteration": 0, "conditional": 0, "unmodelled": None,
-                   "difference": {"per_call": 0, "per_iteration": 0}},
-        "optimal": {"per_call": 0, "per_iteration": 0, "conditional": 0, "unmodelled": None,
-                    "difference": {"per_call": -1, "per_iteration": 0}},
-        "v8": {"per_call": 1, "per_iteration": 0, "conditional": 0, "unmodelled": None,
-               "difference": {"per_call": 0, "per_iteration": 0}},
+        "legacy": {"per_call": 1, "per_iteration": 0, "once": 0, "conditional": 0, "unmodelled": None,
+                   "difference": {"per_call": 0, "per_iteration": 0, "once": 0}},
+        "optimal": {"per_call": 0, "per_iteration": 0, "once": 0, "conditional": 0, "unmodelled": None,
+                    "difference": {"per_call": -1, "per_iteration": 0, "once": 0}},
+        "v8": {"per_call": 1, "per_iteration": 0, "once": 0, "conditional": 0, "unmodelled": None,
+               "difference": {"per_call": 0, "per_iteration": 0, "once": 0}},
     }
 
 
@@ -178,10 +178,11 @@ def test_cli_compare_json_validates(monkeypatch, schema_validator):
     assert doc["compare"] == {"policies": ["legacy", "optimal", "v8"], "baseline": "legacy"}
     functions = {f["name"]: f for entry in doc["files"] for f in entry["functions"]}
     assert functions["makeOps"]["policies"]["legacy"]["per_call"] == 8
-    assert functions["makeOps"]["policies"]["optimal"]["difference"] == {"per_call": -8, "per_iteration": 0}
+    assert functions["makeOps"]["policies"]["optimal"]["difference"] == {"per_call": -8, "per_iteration": 0, "once": 0}
     assert functions["makeOps"]["allocations"]["per_call"] == 0  # the primary policy's counts are unchanged
     summary = doc["summary"]["policies"]
-    assert summary["optimal"] == {"per_call": doc["summary"]["per_call"], "per_iteration": doc["summary"]["per_iteration"]}
+    assert summary["optimal"] == {"per_call": doc["summary"]["per_call"], "per_iteration": doc["summary"]["per_iteration"],
+                                  "once": doc["summary"]["once"]}
     assert summary["legacy"]["per_call"] > summary["optimal"]["per_call"]
     codes = {d["code"] for entry in doc["files"] for d in entry["diagnostics"]}
     assert {"BX103", "BX104"} <= codes

@@ -132,7 +132,7 @@ def test_policies_registered_at_run_time_are_accepted(monkeypatch):
     ("let x = 1; //~ allocates 1 per call)\n", 1, 36, "unexpected `)`; expected `(`, `,`, `;`, the end"),
     ("let x = 1; //~\n", 1, 15, "ends early; expected `BAD`, `^`, `allocates`, `reports`, a binding name"),
     ("let x = 1; //~ allocates 2 per call, 1 per call\n", 1, 38, "`per call` is given twice"),
-    ("let x = 1; //~ allocates 2 per calls\n", 1, 32, "unexpected `calls`; expected `call` or `iteration`"),
+    ("let x = 1; //~ allocates 2 per calls\n", 1, 32, "unexpected `calls`; expected `call`, `iteration` or `program`"),
     ("let x = 1; //~ x: boxes\n", 1, 19, "unexpected `boxes`; expected a storage"),
     ("let x = 1; //~ allocates nothing (fastest: 1 per call)\n", 1, 35, "unknown policy `fastest`; registered"),
     ("let x = 1; //~ reports BX999\n", 1, 24, "unknown diagnostic code BX999"),

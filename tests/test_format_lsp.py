@@ -86,7 +86,7 @@ def test_related_information_and_data_of_a_heap_capture(monkeypatch):
     assert total["range"] == {"start": {"line": 5, "character": 6}, "end": {"line": 5, "character": 11}}
     assert total["data"] == {
         "binding": "total", "storage": "context", "site": total["data"]["site"], "multiplicity": "per-call",
-        "function": "makeTally", "allocations": {"per_call": 1, "per_iteration": 0},
+        "function": "makeTally", "allocations": {"per_call": 1, "per_iteration": 0, "once": 0},
     }
     related = [(r["message"], r["location"]["range"]["start"]) for r in total["relatedInformation"]]
     assert related == [

@@ -111,7 +111,7 @@ def test_allocation_data_is_under_result_properties(monkeypatch):
     assert hits["ruleId"] == "BX102"
     assert hits["properties"]["storage"] == "box"
     assert hits["properties"]["multiplicity"] == "per-iteration"
-    assert hits["properties"]["allocations"] == {"per_call": 0, "per_iteration": 1}
+    assert hits["properties"]["allocations"] == {"per_call": 0, "per_iteration": 1, "once": 0}
     messages = [r["message"]["text"] for r in hits["relatedLocations"]]
     assert messages == ["captured here", "written after capture"]
 

@@ -47,7 +47,7 @@ DIRECTORY = ".boxcheck_cache"
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
 #: the package root: every module in it is part of the code fingerprint.
 PACKAGE = Path(__file__).resolve().parent.parent
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: the key of ``{"\u0000": index}``, which stands for the entry's index-th string (no piece has a key "\u0000").
 STRING = "\x00"
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -116,9 +116,9 @@ class Cache:
                 offset += length
             if offset != len(raw):
                 return None
-            functions, per_call, per_iteration, levels = stored["counts"]
+            functions, per_call, per_iteration, levels, once = stored["counts"]
             counts = FileCounts(int(functions), int(per_call), int(per_iteration),
-                                tuple(Severity(int(level)) for level in levels))
+                                tuple(Severity(int(level)) for level in levels), int(once))
             return Analyzed(path, with_strings(stored["piece"], strings), counts)
         except (OSError, ValueError, TypeError, KeyError, IndexError):
             return None
@@ -131,7 +131,8 @@ class Cache:
         strings: list[str] = []
         stored: dict[str, Any] = {
             "piece": without_strings(outcome.piece, strings),
-            "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels]],
+            "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels],
+                       counts.once],
         }
         encoded = [text.encode("utf-8", "surrogatepass") for text in strings]
         stored["lengths"] = [len(data) for data in encoded]

@@ -47,7 +47,7 @@ from ..model import (
     UseKind,
 )
 from ..parsing import SyntaxProblem
-from . import flow_builder, flow_constructs, mapped_arguments, strictness
+from . import flow_builder, flow_constructs, mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
 from .syntax import decode_identifier_escapes, escaping, field_ids, unwrap
 
@@ -120,6 +120,7 @@ class Binder:
         self.mark_exported()
         if self.names_arguments:
             mapped_arguments.mark(self.references, root, self.data, self.path)
+        runs_once.mark(self.closures, root, self.data)
         self.build_flows()
         return FileModel(module, self.closures, self.bindings, self.references)
 

@@ -41,18 +41,21 @@ class Unannotated(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Amount:
-    """Allocation sites of one function: per call and per loop iteration."""
+    """Allocation sites of one function: per call, per loop iteration, and once per program (it runs once)."""
 
     per_call: int = 0
     per_iteration: int = 0
+    once: int = 0
 
     def __str__(self) -> str:
         """The canonical annotation text: zero counts are left out."""
-        parts = [f"{n} per {unit}" for n, unit in ((self.per_call, "call"), (self.per_iteration, "iteration")) if n]
+        parts = [f"{n} per {unit}" for n, unit in ((self.per_call, "call"), (self.per_iteration, "iteration"),
+                                                    (self.once, "program")) if n]
         return ", ".join(parts) or "nothing"
 
     def describe(self) -> str:
-        return f"{self.per_call} per call, {self.per_iteration} per iteration"
+        once = f", {self.once} per program" if self.once else ""
+        return f"{self.per_call} per call, {self.per_iteration} per iteration{once}"
 
 
 @dataclass(frozen=True, slots=True)

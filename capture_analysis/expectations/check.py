@@ -122,7 +122,7 @@ class Results:
     def amount(self, report: FunctionReport, policy: str) -> tuple[Amount, FunctionReport]:
         analysis = self.by_policy[policy]
         same = next(r for r in analysis.functions if r.closure is report.closure)
-        return Amount(same.per_call, same.per_iteration), same
+        return Amount(same.per_call, same.per_iteration, same.once), same
 
 
 def amounts(policy: str, expectation: AllocationExpectation) -> list[tuple[str, Amount]]:

@@ -36,7 +36,7 @@ TERMINAL_WORDS = {
     "STORAGE": "a storage (" + ", ".join(s.value for s in Storage) + ")",
     "KIND": "a binding kind (let, class-name, ...)",
     "INT": "a number",
-    "UNIT": "`call` or `iteration`",
+    "UNIT": "`call`, `iteration` or `program`",
     "CODE": "a diagnostic code such as BX101",
     "STRING": 'a quoted regular expression "..."',
     "CARETS": "`^`",
@@ -136,7 +136,7 @@ class BuildExpectations(lark.Transformer):  # type: ignore[type-arg]
             if unit in seen:
                 raise Malformed(position, f"`per {unit}` is given twice")
             seen[unit] = number
-        return Amount(seen.get("call", 0), seen.get("iteration", 0))
+        return Amount(seen.get("call", 0), seen.get("iteration", 0), seen.get("program", 0))
 
     def policy_amount(self, children: list[object]) -> tuple[lark.Token, list[object]]:
         policy, first = children

@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from ..analyze import FileAnalysis
 from ..model import Closure, Storage
-from ..records import Decision, FunctionReport, Site
+from ..records import SHOWN, Decision, FunctionReport, Site, capped
 
 STORAGE_WORDS = {
     Storage.LOCAL: "an ordinary local, nothing per call",
@@ -70,16 +70,21 @@ def closure_label(closure: Closure) -> str:
 
 
 def allocations_line(report: FunctionReport, subject: str) -> str:
+    once = f" and **{report.once}** once per program (it runs once)" if report.once else ""
     return (f"{subject} allocates **{report.per_call}** per call and **{report.per_iteration}** per loop "
-            f"iteration{sites_text(report.sites)}")
+            f"iteration{once}{sites_text(report.sites)}")
 
 
 def sites_text(sites: list[Site]) -> str:
     if not sites:
         return ""
-    parts = [f"{site.kind.value} {{{', '.join(f'`{d.binding.name}`' for d in site.decisions)}}} {site.multiplicity}"
-             for site in sites]
-    return ": " + "; ".join(parts)
+    more = f"; and {len(sites) - SHOWN} more sites" if len(sites) > SHOWN else ""
+    return ": " + "; ".join(site_text(site) for site in sites[:SHOWN]) + more
+
+
+def site_text(site: Site) -> str:
+    names = capped([f"`{d.binding.name}`" for d in site.decisions[:SHOWN]], len(site.decisions))
+    return f"{site.kind.value} {{{names}}} {site.multiplicity}"
 
 
 def hover_markdown(analysis: FileAnalysis, decision: Decision) -> str:

@@ -46,7 +46,7 @@ from __future__ import annotations
 from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
-from ..records import Decision, FunctionReport, Step, StepRole
+from ..records import SHOWN, Decision, FunctionReport, Step, StepRole, capped
 from ..source import SourceFile
 from .legacy_syntax import LegacySyntax
 from .support import branch_around, capturers_of, closure_label, empty_reports, new_site
@@ -93,10 +93,10 @@ class LegacyDecider(BindingDecider):
         return str(self.source.position(offset))
 
     def labels(self, closures: list[Closure]) -> str:
-        for closure in closures:
+        for closure in closures[:SHOWN]:
             if closure not in self.label_of:
                 self.label_of[closure] = closure_label(self.source, closure)
-        return ", ".join(self.label_of[c] for c in closures)
+        return capped([self.label_of[c] for c in closures[:SHOWN]], len(closures))
 
     def refer(self, closures: list[Closure]) -> str:
         """"`g` refers" or "`g`, `h` refer"."""

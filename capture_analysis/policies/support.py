@@ -101,7 +101,7 @@ def site_id(source: SourceFile, closure: Closure, index: int) -> str:
 def new_site(source: SourceFile, report: FunctionReport, kind: Storage, loop: Loop | None, offset: int,
              branch: int | None) -> PolicySite:
     site = PolicySite(site_id(source, report.closure, len(report.sites)), kind, loop is not None, [],
-                      report.closure, loop, offset, branch)
+                      report.closure, loop, offset, branch=branch)
     report.sites.append(site)
     return site
 

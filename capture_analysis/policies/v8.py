@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, FileModel, Loop, Scope, ScopeKind, Storage
-from ..records import Decision, FunctionReport, Step, StepRole
+from ..records import SHOWN, Decision, FunctionReport, Step, StepRole, capped
 from ..source import SourceFile
 from .support import (
     PolicySite,
@@ -158,7 +158,7 @@ class V8Decider(BindingDecider):
         elif context.part is Part.CATCH:
             why = "a named catch parameter: V8 gives it a context slot whether or not a closure captures it"
         elif capturers:
-            labels = ", ".join(closure_label(self.source, c) for c in capturers)
+            labels = capped([closure_label(self.source, c) for c in capturers[:SHOWN]], len(capturers))
             why = f"referenced across a function boundary by {labels}: V8 gives it a context slot, written or not"
         else:
             decision.reason = "no inner function refers to it: V8 keeps it in a register or stack slot"

@@ -40,11 +40,14 @@ class FileCounts:
     per_iteration: int
     #: the severity of each diagnostic shown, in order.
     levels: tuple[Severity, ...]
+    #: sites made once per program (``records.Site.once``).
+    once: int = 0
 
     @classmethod
     def of(cls, analysis: FileAnalysis, shown: list[Diagnostic]) -> FileCounts:
         return cls(len(analysis.functions), sum(f.per_call for f in analysis.functions),
-                   sum(f.per_iteration for f in analysis.functions), tuple(d.level for d in shown))
+                   sum(f.per_iteration for f in analysis.functions), tuple(d.level for d in shown),
+                   sum(f.once for f in analysis.functions))
 
 
 @dataclass(slots=True)
@@ -53,6 +56,7 @@ class Totals:
     functions: int = 0
     per_call: int = 0
     per_iteration: int = 0
+    once: int = 0
     unreadable: int = 0
     by_severity: dict[Severity, int] = field(default_factory=lambda: {s: 0 for s in Severity})
 
@@ -64,6 +68,7 @@ class Totals:
         self.functions += counts.functions
         self.per_call += counts.per_call
         self.per_iteration += counts.per_iteration
+        self.once += counts.once
         for level in counts.levels:
             self.by_severity[level] += 1
 

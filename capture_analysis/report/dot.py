@@ -263,6 +263,8 @@ class Panel:
         if report is not None and (report.sites or closure.parent not in self.drawn):
             label += (f" · {plural(report.per_call, 'allocation')} per call,"
                       f" {report.per_iteration} per iteration")
+            if report.once:
+                label += f", {report.once} once (runs once)"
         cluster = Cluster(self.cluster_id(closure),
                           {"label": text(label), "style": "rounded", "color": "#444444"})
         self.place(cluster, self.parent_cluster(closure))
@@ -309,7 +311,7 @@ class Panel:
         style = STORAGE_STYLE[site.kind]
         cluster = Cluster(f"cluster_{site_id}", {"label": "", "style": "dashed,rounded", "color": style["color"]})
         self.place(cluster, self.container(closure, site.loop))
-        lines = [f"{site.kind.value} · {'per iteration' if site.per_iteration else 'per call'}",
+        lines = [f"{site.kind.value} · {site.multiplicity.replace('-', ' ')}",
                  plural(len(site.decisions), "binding")]
         if isinstance(site, PolicySite) and site.branch is not None:
             lines.append(f"only if the branch @{self.line(site.branch)} runs")

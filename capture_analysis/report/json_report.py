@@ -92,6 +92,7 @@ class FileRecords:
             "allocations": {
                 "per_call": report.per_call,
                 "per_iteration": report.per_iteration,
+                "once": report.once,
                 "sites": [
                     {
                         "id": site.id,
@@ -135,6 +136,7 @@ def document(policy: str, files: Any, count: int, totals: Totals) -> dict[str, A
             "functions": totals.functions,
             "per_call": totals.per_call,
             "per_iteration": totals.per_iteration,
+            "once": totals.once,
         },
     }
 

@@ -48,6 +48,7 @@ def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str,
         "allocations": {
             "per_call": report.per_call if report is not None else 0,
             "per_iteration": report.per_iteration if report is not None else 0,
+            "once": report.once if report is not None else 0,
         },
     }
 

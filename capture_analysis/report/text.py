@@ -18,6 +18,7 @@ from typing import TextIO
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, render_table
 from ..diagnose import Diagnostic
+from ..records import SHOWN, Site, capped
 from ..rules import Severity
 from ..source import SourceFile
 from . import evidence
@@ -99,14 +100,19 @@ def render_file(analysis: FileAnalysis, diagnostics: Iterable[Diagnostic], *, qu
         out.append(f"{style.path(f'{analysis.path}:')} allocations per call of each function")
         for report in allocating:
             pos = analysis.source.position(report.closure.start)
-            sites = ", ".join(
-                f"{site.kind.value}{{{', '.join(d.binding.name for d in site.decisions)}}}"
-                + (" per iteration" if site.per_iteration else "")
-                for site in report.sites
-            )
+            sites = capped([site_words(site) for site in report.sites[:SHOWN]], len(report.sites))
             name = report.closure.name or f"<{report.closure.kind.value}>"
-            out.append(f"  {name} ({pos}): {report.per_call} per call, {report.per_iteration} per iteration: {sites}")
+            once = f", {report.once} once per program" if report.once else ""
+            out.append(f"  {name} ({pos}): {report.per_call} per call, {report.per_iteration} per iteration{once}: "
+                       f"{sites}")
     return out
+
+
+def site_words(site: Site) -> str:
+    """``context{a, b, c, d and 12 more} per iteration``."""
+    names = capped([d.binding.name for d in site.decisions[:SHOWN]], len(site.decisions))
+    return f"{site.kind.value}{{{names}}}" + {"per-iteration": " per iteration", "once": " once"}.get(
+        site.multiplicity, "")
 
 
 def totals_line(totals: Totals) -> str:
@@ -118,8 +124,8 @@ def totals_line(totals: Totals) -> str:
         parts.append(f"{totals.unreadable} not analyzed")
     files = totals.files
     return (f"{plural(files, 'file')}, {plural(totals.functions, 'function')}: "
-            f"{plural(totals.per_call, 'allocation')} per call, {totals.per_iteration} per iteration; "
-            f"{', '.join(parts)}")
+            f"{plural(totals.per_call, 'allocation')} per call, {totals.per_iteration} per iteration"
+            + (f", {totals.once} once per program" if totals.once else "") + f"; {', '.join(parts)}")
 
 
 def plural(count: int, word: str) -> str:
