@@ -16,6 +16,7 @@ from urllib.request import url2pathname
 
 from ..parsing import SOURCE_SUFFIXES
 from ..source import PositionEncoding, SourceFile
+from .edit_map import EditMap
 
 #: languageId -> a suffix that selects the grammar when the URI has no source suffix (``untitled:``).
 LANGUAGE_SUFFIXES = {"typescript": ".ts", "typescriptreact": ".tsx", "javascript": ".js", "javascriptreact": ".jsx"}
@@ -80,6 +81,12 @@ class Document:
     revision: int = 0
     edits: list[TextEdit] = field(default_factory=list)
     reset: bool = True
+    #: the maps from older texts of this document to its current one, moved by every edit.
+    maps: list[EditMap] = field(default_factory=list)
+    #: the last analysis took longer than ``onSaveAboveMs``: analyze on save, not on change.
+    on_save: bool = False
+    #: the client's log was told that this document is analyzed on save (it is told once).
+    told_on_save: bool = False
 
     @classmethod
     def open(cls, uri: str, path: str, version: int | None, text: str) -> Document:
@@ -92,6 +99,8 @@ class Document:
                 self.source = SourceFile(self.path, change.text)
                 self.edits.clear()
                 self.reset = True
+                for edit_map in self.maps:
+                    edit_map.invalidate()
                 continue
             (start_line, start_char), (end_line, end_char) = change.range
             old = self.source
@@ -104,12 +113,27 @@ class Document:
                 # The text now starts with a BOM, which ``SourceFile`` drops: offsets moved, parse afresh.
                 self.edits.clear()
                 self.reset = True
+                for edit_map in self.maps:
+                    edit_map.invalidate()
             else:
                 new_end = start + len(inserted)
                 self.edits.append(TextEdit(start, end, new_end, old.point(start), old.point(end), new.point(new_end)))
+                for edit_map in self.maps:
+                    edit_map.apply(start, end, new_end)
             self.source = new
         self.version = version
         self.revision += 1
+
+    def track(self, since: EditMap | None = None) -> EditMap:
+        """A map from the current text (or from the older text ``since`` maps) to whatever the text becomes;
+        ``untrack`` it when no longer needed."""
+        edit_map = since.copy() if since is not None else EditMap(len(self.source.data))
+        self.maps.append(edit_map)
+        return edit_map
+
+    def untrack(self, edit_map: EditMap | None) -> None:
+        if edit_map is not None and edit_map in self.maps:
+            self.maps.remove(edit_map)
 
     def snapshot(self) -> Snapshot:
         """Hand the pending edits to the worker; the next snapshot starts from there."""
