@@ -6,11 +6,15 @@ error has unknown captures) and tree-sitter's recovery can spread the error
 over many lines, so publishing it as it is floods the editor with findings
 that go away one keystroke later.  Instead, while the text has a syntax
 error, the server publishes the syntax errors and keeps the findings of the
-last analysis without one, for the functions that neither an edit since
-nor a syntax error now touches (``Shown``).  A finding's *function* is the
-one that declares its binding: everything that decides the binding (its
-references, the closures that capture it, their writes) is inside it, so an
-edit outside leaves the finding as it was, up to where the lines moved.
+last analysis without one, for the functions that no edit since touches
+(``shown``).  A finding's *function* is the one that declares its binding:
+everything that decides the binding (its references, the closures that
+capture it, their writes) is inside it, so an edit outside leaves the
+finding as it was, up to where the lines moved.  The syntax errors
+themselves need no say in this: the text parsed when the findings were
+made, so its errors come from the edits since.  tree-sitter's error
+recovery, on the other hand, can make one ERROR node of a whole file,
+which would be no guide to which functions are damaged.
 
 Whatever is carried to a newer text goes through its ``EditMap``: ranges
 are moved, and the ``line:column`` positions inside messages and hovers are
@@ -45,10 +49,6 @@ def broken(analysis: FileAnalysis) -> bool:
     return any(not problem.type_only for problem in analysis.syntax)
 
 
-def error_spans(analysis: FileAnalysis) -> list[Span]:
-    return [(p.start, max(p.start, p.end)) for p in analysis.syntax if not p.type_only]
-
-
 def innermost_closure(model: FileModel, start: int, end: int) -> Closure:
     """The innermost function whose text contains ``[start, end)`` (the module at worst)."""
     closure = model.module
@@ -59,17 +59,18 @@ def innermost_closure(model: FileModel, start: int, end: int) -> Closure:
         closure = inner
 
 
-def owner(model: FileModel, diagnostic: Diagnostic) -> Span:
-    """The span whose text decides the finding: its binding's function, else the function around it.
+def owner(model: FileModel, diagnostic: Diagnostic) -> Closure:
+    """The function whose text decides the finding: its binding's, else the one around it."""
+    if diagnostic.decision is not None:
+        return diagnostic.decision.binding.closure
+    return innermost_closure(model, diagnostic.start, diagnostic.end)
 
-    A syntax error is its own owner: it is kept only as long as no edit touches it.
-    """
+
+def owner_span(model: FileModel, diagnostic: Diagnostic) -> Span:
+    """A syntax error is its own owner: it is kept only as long as no edit touches it."""
     if diagnostic.rule.code in SYNTAX_CODES:
         return diagnostic.start, diagnostic.end
-    if diagnostic.decision is not None:
-        closure = diagnostic.decision.binding.closure
-    else:
-        closure = innermost_closure(model, diagnostic.start, diagnostic.end)
+    closure = owner(model, diagnostic)
     return closure.start, closure.end
 
 
@@ -134,18 +135,16 @@ class Carried:
         self.edits = edits
         self.entries = [Entry(lsp_diagnostic(analysis, d, uri, encoding),
                               ((d.start, d.end), *((start, end) for start, end, _ in d.related)),
-                              owner(analysis.model, d))
+                              owner_span(analysis.model, d))
                         for d in diagnostics]
 
-    def placed(self, source: SourceFile, avoid: Sequence[Span] = ()) -> list[dict[str, Any]]:
-        """The findings whose owner no edit since touched and no span of ``avoid`` (in ``source``, the
-        current text) overlaps, placed in ``source``."""
-        if self.edits.identity and not avoid:
+    def placed(self, source: SourceFile) -> list[dict[str, Any]]:
+        """The findings whose owner no edit since touched, placed in ``source`` (the current text)."""
+        if self.edits.identity:
             return [entry.lsp for entry in self.entries]
         out = []
         for entry in self.entries:
-            span = self.edits.span(*entry.owner)
-            if span is None or any(span[0] <= end and start <= span[1] for start, end in avoid):
+            if self.edits.span(*entry.owner) is None:
                 continue
             moved = relocated(entry, self.source, self.edits, source, self.encoding)
             if moved is not None:
@@ -163,14 +162,17 @@ def shown(analysis: FileAnalysis, diagnostics: Sequence[Diagnostic], uri: str, e
     """What to publish for an analysis whose text ``edits`` maps to ``source``, and what to keep.
 
     Without a syntax error: its findings, which are kept.  With one: its syntax errors, and the kept
-    findings (else, for a document never seen without an error, its own) of the functions that no
-    syntax error touches; the kept ones stay kept.
+    findings of the functions no edit touched since; for a document never seen without a syntax error,
+    its own findings, but none of a function that contains a syntax error (they are conservative).
     """
     if not broken(analysis):
         carried = Carried(analysis, diagnostics, uri, encoding, edits)
         return carried.placed(source), carried
     syntax = Carried(analysis, [d for d in diagnostics if d.rule.code in SYNTAX_CODES], uri, encoding, edits)
-    avoid = [span for span in (edits.span(*error) for error in error_spans(analysis)) if span is not None]
-    base = kept if kept is not None else Carried(analysis, [d for d in diagnostics if d.rule.code not in SYNTAX_CODES],
-                                                 uri, encoding, edits)
-    return sorted(syntax.placed(source) + base.placed(source, avoid), key=position_key), kept
+    if kept is None:
+        own = [d for d in diagnostics if d.rule.code not in SYNTAX_CODES
+               and not owner(analysis.model, d).has_syntax_error]
+        findings = Carried(analysis, own, uri, encoding, edits).placed(source)
+    else:
+        findings = kept.placed(source)
+    return sorted(syntax.placed(source) + findings, key=position_key), kept
