@@ -181,8 +181,7 @@ def measure_in_process(text: str, samples: int) -> dict[str, object]:
 
     def convert() -> str:
         """What the server does to publish: the same as ``BoxcheckServer.publish``."""
-        functions = {report.closure: report for report in analyzed.functions}
-        return json.dumps({"uri": uri, "diagnostics": [lsp_diagnostic(analyzed, d, uri, functions=functions)
+        return json.dumps({"uri": uri, "diagnostics": [lsp_diagnostic(analyzed, d, uri)
                                                        for d in analyzed.diagnostics]})
 
     for _ in range(samples):
@@ -335,6 +334,7 @@ def main(argv: list[str] | None = None) -> int:
                                          HOVER_TYPESCRIPT_JS)
     else:
         print("no corpus found: typing into typescript.js is left out", file=sys.stderr)
+    result["in_process"] = measure_in_process(text, args.samples)
     with tempfile.TemporaryDirectory() as workdir:
         result["server"] = {f"debounce {d} ms": measure_server(text, args.samples, d, Path(workdir)) for d in (0, 200)}
         roots = {"after": ROOT}
@@ -343,7 +343,6 @@ def main(argv: list[str] | None = None) -> int:
             roots = {f"before ({before.label})": before.root, "after (working tree)": ROOT}
         result["typing_rounds"] = args.rounds
         result["typing"] = typing(roots, texts, args.rounds, Path(workdir))
-    result["in_process"] = measure_in_process(text, args.samples)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
