@@ -114,6 +114,8 @@ def relocated(entry: Entry, old: SourceFile, edits: EditMap, new: SourceFile,
     out = dict(entry.lsp)
     out["range"] = new.lsp_range(*ranges[0], encoding)
     out["message"] = moved_positions(entry.lsp["message"], old, edits, new)
+    if entry.lsp.get("data", {}).get("site"):
+        out["data"] = {**entry.lsp["data"], "site": moved_positions(entry.lsp["data"]["site"], old, edits, new)}
     if "relatedInformation" in entry.lsp:
         related = []
         for info, span in zip(entry.lsp["relatedInformation"], ranges[1:]):

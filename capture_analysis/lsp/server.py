@@ -221,6 +221,7 @@ def build() -> BoxcheckServer:
         path = grammar_path(item.uri, item.language_id)
         if path is None:
             return
+        server.forget_kept(item.uri)     # a second didOpen replaces the document: its findings are not ours
         server.scheduler.open(Document.open(item.uri, path, item.version, item.text))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
