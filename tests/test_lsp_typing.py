@@ -13,7 +13,7 @@ import pytest
 
 from .lsp.cli import cli_diagnostics
 from .lsp.client import LspClient
-from .lsp.text import position_of, range_of
+from .lsp.text import apply_edits, position_of, range_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FACTORIES = (ROOT / "examples" / "factories.ts").read_text(encoding="utf-8")
@@ -196,4 +196,37 @@ def test_the_analysis_of_a_save_is_published_moved_through_the_edits_typed_while
         text.count("\n", 0, function_start), text.count("\n", 0, at)))
     assert len(published) > 600
     assert [p["version"] for p in client.published(uri)] == [1, 2]
+    assert client.shutdown() == 0
+
+
+def test_code_actions_from_an_older_analysis_edit_the_current_text(start, tmp_path):
+    """Answered from version 1 (the document is analyzed on save): the edits land where the text is now."""
+    uri = (tmp_path / "two.ts").as_uri()
+    client = start(cwd=tmp_path)
+    client.initialize(root=tmp_path, options={"debounceMs": 0, "onSaveAboveMs": 0})
+    text = TWO.replace("let total = 0;", "let total = 0;\n  let label = 'x';").replace(
+        "return total; }", "return total + label; }")
+    client.open(uri, text)
+    client.diagnostics(uri, version=1)
+    change, text = insert(text, text.index("function second") - 1, "\n// a note\n")
+    client.change(uri, 2, [change])
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": range_of(text, "label"), "context": {"diagnostics": []}})
+    (declare,) = [a for a in actions if a["kind"] == "refactor.rewrite"]
+    assert apply_edits(text, declare["edit"]["changes"][uri]) == text.replace("let label", "const label")
+    (total,) = [d for d in client.diagnostics(uri, version=1)["diagnostics"] if "`total`" in d["message"]]
+    quick = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": range_of(text, "total"), "context": {"diagnostics": [],
+                                                                                    "only": ["quickfix"]}})
+    (suppress,) = quick
+    assert suppress["diagnostics"][0]["range"] == range_of(text, "total")
+    assert suppress["diagnostics"][0]["range"] != total["range"], "moved by the two new lines"
+    line = text.count("\n", 0, text.index("let total"))
+    assert apply_edits(text, suppress["edit"]["changes"][uri]).splitlines()[line:line + 2] == [
+        "  // boxcheck-ignore-next-line BX101", "  let total = 0;"]
+    # in the function the edit touches, nothing is offered until the next analysis
+    change, text = insert(text, text.index("let label"), " ")
+    client.change(uri, 3, [change])
+    assert client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": range_of(text, "label"), "context": {"diagnostics": []}}) == []
     assert client.shutdown() == 0

@@ -197,7 +197,6 @@ class BoxcheckServer(LanguageServer):
                                   "params": params})
 
 
-
 def build() -> BoxcheckServer:
     server = BoxcheckServer()
 
@@ -316,8 +315,7 @@ def build() -> BoxcheckServer:
             moved = dict(zip(((r.start, r.end) for r in fix.edits), spans))
             lsp = None
             if fix.diagnostic is not None:
-                d = fix.diagnostic
-                entry = Carried(analysis, [d], uri, encoding, edits).entries[0]
+                entry = Carried(analysis, [fix.diagnostic], uri, encoding, edits).entries[0]
                 lsp = relocated(entry, analysis.source, edits, current, encoding)
             action = actions.code_action(fix, uri, lambda s, e: current.lsp_range(*moved[s, e], encoding), lsp)
             out.append(CONVERTER.structure(action, types.CodeAction))
