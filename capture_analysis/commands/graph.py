@@ -5,11 +5,11 @@ Images (``-o out.svg|png|pdf``) need the Graphviz ``dot`` program; when it is
 missing the error says how to install it, and ``-o out.dot`` still works.
 Exit codes: 0 when the diagram was written, 2 for usage and I/O errors.
 
-A one-shot command on a big file spends a third of its time in the cyclic
+A one-shot command on a big file spent a third of its time in the cyclic
 garbage collector, which walks the growing scope model again and again
 while nothing it holds is garbage: the collector is paused while the file is
-analyzed and drawn (``paused_collector``; peak memory on typescript.js is the
-same, 371 MB, with and without).
+analyzed and drawn (``paused_collector``; ``createScanner`` of typescript.js
+took 8.3-8.8 s of CPU before, 5.3 s now, with peak memory the same, 371 MB).
 """
 
 from __future__ import annotations
@@ -89,6 +89,8 @@ def main(argv: Sequence[str]) -> int:
 
 @contextlib.contextmanager
 def paused_collector() -> Iterator[None]:
+    """``batch.collector.paused`` without its collection on the way out: the process ends with the drawing,
+    and a collection of one analysis's five million young objects would cost half a second for nothing."""
     enabled = gc.isenabled()
     gc.disable()
     try:
