@@ -54,8 +54,7 @@ class EditMap:
         start, old_end, new_end = start + 1, old_end + 1, new_end + 1
         delta = new_end - old_end
         news = [piece.new for piece in self.pieces]
-        first = bisect.bisect_right(news, start) - 1
-        first = max(first, 0)
+        first = max(bisect.bisect_right(news, start) - 1, 0)
         kept = self.pieces[:first]
         rest = []
         for piece in self.pieces[first:]:
