@@ -58,6 +58,7 @@ graphs: install
 	mkdir -p docs/img
 	$(BOXCHECK) graph examples/factories.ts --function makeTally -o docs/img/make-tally.svg
 	$(BOXCHECK) graph examples/loops.ts --function counterPerIteration -o docs/img/counter-per-iteration.svg
+	$(BOXCHECK) graph examples/factories.ts --function makeTally --compare legacy,optimal,v8 -o docs/img/compare-tally.svg
 
 # The long fuzzing profile (docs/fuzzing.md): `make fuzz FUZZ_EXAMPLES=20000` or `make fuzz FUZZ_SECONDS=1200`.
 FUZZ_EXAMPLES ?=

@@ -1,6 +1,6 @@
-"""How long the language server takes from ``didChange`` to ``publishDiagnostics`` on a 5,000-line file.
+"""How long the language server takes from ``didChange`` to ``publishDiagnostics``, and how it behaves while typing.
 
-    python -m benchmarks.lsp_latency [--samples N] [--out benchmarks/results/lsp_latency]
+    python -m benchmarks.lsp_latency [--samples N] [--rounds N] [--baseline REV] [--out benchmarks/results/lsp_latency]
 
 Starts ``boxcheck lsp`` as a subprocess and speaks LSP to it over pipes (the
 test suite's client), opens a 5,000-line TypeScript file built from the
@@ -14,7 +14,13 @@ for two kinds of edit: a character typed in a comment (no finding changes) and
 an edit that changes a binding's storage (a finding appears or disappears).
 The server's log gives the split between re-parsing and analysis.  In-process
 timings of a full parse, an incremental re-parse and the analysis of the same
-text put those numbers in context.  Results go to ``OUT.json`` and ``OUT.md``.
+text put those numbers in context.
+
+Then someone types (``benchmarks/lsp_typing.py``: one key every 120 ms, hovers
+meanwhile, then a save) into the same file and into the corpus's
+``typescript@6.0.3/lib/typescript.js`` (9 MB), ``--rounds`` times each, with
+the working tree's server and, given ``--baseline REV``, with that commit's
+(``git archive``), alternately.  Results go to ``OUT.json`` and ``OUT.md``.
 """
 
 from __future__ import annotations
@@ -34,6 +40,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import lsp_typing  # noqa: E402
+from benchmarks.corpus_run import find_corpus  # noqa: E402
+from benchmarks.measure import snapshot  # noqa: E402
 from capture_analysis.analyze import Bound, FileAnalysis, apply_policy  # noqa: E402
 from capture_analysis.bind import bind  # noqa: E402
 from capture_analysis.escape import EscapeGraph  # noqa: E402
@@ -45,25 +54,32 @@ from tests.lsp.client import LspClient  # noqa: E402
 from tests.lsp.text import position_of  # noqa: E402
 
 LINES = 5000
+TYPESCRIPT_JS = "typescript@6.0.3/lib/typescript.js"
+#: what the typing scenario hovers: a captured binding of a function the typing does not touch.
+HOVER_5000 = "total = start"
+HOVER_TYPESCRIPT_JS = "pos;\n  var end;"
 EXAMPLES = ("factories", "loops", "probes", "scanner")
 LOG_LINE = re.compile(r"analyzed \S+ v(\d+): parse ([\d.]+) ms \((incremental|full)\), analysis ([\d.]+) ms, "
                       r"cpu ([\d.]+) ms")
 
 
 def five_thousand_lines() -> str:
-    """The examples, repeated with renamed functions until the text has 5,000 lines."""
+    """The examples, repeated with renamed functions while they fit in 5,000 lines, then comment lines up to 5,000.
+
+    The text parses: a file cut in the middle of a function would be a half-typed file all the time.
+    """
     parts = [(ROOT / "examples" / f"{name}.ts").read_text(encoding="utf-8") for name in EXAMPLES]
     chunks: list[str] = []
     lines = 0
     copy = 0
-    while lines < LINES:
-        for part in parts:
-            chunk = part.replace("export function ", f"function c{copy}_")
-            chunks.append(chunk)
-            lines += chunk.count("\n")
-            copy += 1
-    text = "".join(chunks)
-    return "\n".join(text.split("\n")[:LINES]) + "\n// end\n"
+    while True:
+        chunk = parts[copy % len(parts)].replace("export function ", f"function c{copy}_")
+        if lines + chunk.count("\n") > LINES - 1:
+            break
+        chunks.append(chunk)
+        lines += chunk.count("\n")
+        copy += 1
+    return "".join(chunks) + "// end\n" * (LINES - lines)
 
 
 def summary(samples: list[float]) -> dict[str, float]:
@@ -165,8 +181,7 @@ def measure_in_process(text: str, samples: int) -> dict[str, object]:
 
     def convert() -> str:
         """What the server does to publish: the same as ``BoxcheckServer.publish``."""
-        functions = {report.closure: report for report in analyzed.functions}
-        return json.dumps({"uri": uri, "diagnostics": [lsp_diagnostic(analyzed, d, uri, functions=functions)
+        return json.dumps({"uri": uri, "diagnostics": [lsp_diagnostic(analyzed, d, uri)
                                                        for d in analyzed.diagnostics]})
 
     for _ in range(samples):
@@ -226,12 +241,79 @@ def markdown(result: dict) -> str:
         "need the whole graph's invalidation). The rest of the latency is converting the findings to LSP and "
         "JSON, and the client reading them.",
         "",
+        *typing_markdown(result),
     ])
+
+
+def typing(code_roots: dict[str, Path], texts: dict[str, tuple[str, str, str]], rounds: int,
+           workdir: Path) -> dict[str, dict[str, list[dict]]]:
+    """Each scenario under each code, alternately, ``rounds`` times: {scenario: {code label: [runs]}}."""
+    out: dict[str, dict[str, list[dict]]] = {name: {label: [] for label in code_roots} for name in texts}
+    for round_number in range(rounds):
+        for name, (text, file_name, needle) in texts.items():
+            for label, root in code_roots.items():
+                print(f"typing: {name}, {label}, round {round_number + 1}", file=sys.stderr, flush=True)
+                log = workdir / f"typing-{label}.log"
+                out[name][label].append(lsp_typing.run(root, text, file_name, needle, workdir, log))
+    return out
+
+
+def typing_markdown(result: dict) -> list[str]:
+    typing_runs = result.get("typing")
+    if not typing_runs:
+        return []
+
+    def mid(runs: list[dict], key: str) -> str:
+        values = [run[key] for run in runs if key in run]
+        return f"{statistics.median(values):,.0f}" if values else "-"
+
+    rows = []
+    for scenario, by_code in typing_runs.items():
+        for label, runs in by_code.items():
+            hover_median = statistics.median(run["hover_ms"]["median"] for run in runs)
+            hover_max = max(run["hover_ms"]["max"] for run in runs)
+            answered = sum(run["hover_ms"]["answered"] for run in runs)
+            sent = sum(run["hover_ms"]["n"] for run in runs)
+            half = runs[-1]["half_typed"]
+            rows.append(
+                f"| {scenario} | {label} | {mid(runs, 'open_ms')} | {hover_median:,.0f} / {hover_max:,.0f} "
+                f"({answered} of {sent}) | {statistics.median(run['server_cpu_while_typing_s'] for run in runs):.1f} | "
+                f"{mid(runs, 'published_after_last_key_ms')} | {mid(runs, 'save_ms')} | "
+                f"{mid(runs, 'hover_during_save_ms')} | "
+                f"{half['syntax_errors']} / {half['conservative']} / {half['other_findings']} "
+                f"(before: {runs[-1]['before_typing']['other_findings']}) |")
+    labels = " and ".join(f"`{label}`" for label in next(iter(typing_runs.values())))
+    return [
+        "## While typing",
+        "",
+        f"`benchmarks/lsp_typing.py`, {labels}, alternately, {result['typing_rounds']} rounds each: open the "
+        "file, type `let z=0;x(()=>z` on a new line in a function in the middle of the file, one key every "
+        "120 ms (debounce 200 ms), with a hover on a captured binding of another function after every fourth "
+        "key and 300 ms after the last, sent without waiting for the answers; then wait for the diagnostics of "
+        "the half-typed text (when the server analyzes on change) and save. Medians over the rounds, in "
+        "milliseconds; the hovers over all rounds.",
+        "",
+        "| file | server | open | hover while typing: median / max (answered) | server CPU while typing (s) | "
+        "last key -> published | save -> published | hover 300 ms after the save | half-typed text: syntax "
+        "errors / conservative / other findings |",
+        "|---|---|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+        "*answered*: hovers with a result (a hover on text that changed since the analysis it is answered from "
+        "gets none). *conservative*: findings whose message says the function contains a syntax error. "
+        "*server CPU while typing*: the server process's CPU seconds from the first key to 300 ms after the "
+        "last: analyses of texts that are outdated before they are done. A `-` under *last key -> published*: "
+        "the server analyzes that file on save only (`onSaveAboveMs`).",
+        "",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=20, help="changes per kind of edit and debounce (default 20)")
+    parser.add_argument("--rounds", type=int, default=2, help="typing sessions per file and server (default 2)")
+    parser.add_argument("--baseline", metavar="REV", help="also type with the server of this commit (`before`)")
+    parser.add_argument("--corpus", help="the pinned corpus (default: ../corpus or $BOXCHECK_CORPUS)")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "lsp_latency"),
                         help="output path without suffix (writes .json and .md)")
     args = parser.parse_args(argv)
@@ -247,9 +329,22 @@ def main(argv: list[str] | None = None) -> int:
                     "date": time.strftime("%Y-%m-%d")},
         "file": {"lines": text.count("\n"), "bytes": len(source.data), "diagnostics": findings},
     }
+    texts = {"5,000 lines": (text, "five_thousand.ts", HOVER_5000)}
+    corpus = find_corpus(args.corpus)
+    if corpus is not None:
+        texts["typescript.js (9 MB)"] = ((corpus / TYPESCRIPT_JS).read_text(encoding="utf-8"), "typescript.js",
+                                         HOVER_TYPESCRIPT_JS)
+    else:
+        print("no corpus found: typing into typescript.js is left out", file=sys.stderr)
+    result["in_process"] = measure_in_process(text, args.samples)
     with tempfile.TemporaryDirectory() as workdir:
         result["server"] = {f"debounce {d} ms": measure_server(text, args.samples, d, Path(workdir)) for d in (0, 200)}
-    result["in_process"] = measure_in_process(text, args.samples)
+        roots = {"after": ROOT}
+        if args.baseline:
+            before = snapshot(ROOT, Path(workdir) / "code", args.baseline)
+            roots = {f"before ({before.label})": before.root, "after (working tree)": ROOT}
+        result["typing_rounds"] = args.rounds
+        result["typing"] = typing(roots, texts, args.rounds, Path(workdir))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

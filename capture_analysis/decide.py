@@ -234,6 +234,7 @@ class Decider(BindingDecider):
             decision.reason = f"{why}; no closure that refers to it outlives the activation, so the frame holds it"
             return decision
         holder, chain = facts.escaping
+        decision.escaping_holder = holder
         decision.evidence.extend(chain)
         decision.reason = f"{why}, and {self.closure_label(holder)} {self.escape_summary(chain)}"
         return decision

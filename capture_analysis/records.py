@@ -70,6 +70,8 @@ class Decision:
     arguments_write: Reference | None = None
     #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
     conservative: str | None = None
+    #: the closure that refers to it and may outlive its scope instance, when that is why it needs the heap.
+    escaping_holder: Closure | None = None
     #: the allocation site (set by ``allocations``).
     site: Site | None = field(default=None, repr=False)
 

@@ -121,3 +121,40 @@ def test_compare_draws_each_registered_policy(capsys: pytest.CaptureFixture[str]
     out = capsys.readouterr().out
     assert "subgraph cluster_p0_policy" in out and "subgraph cluster_p1_policy" in out
     assert f"policy {first}: " in out and f"policy {second}: " in out
+
+
+def crowded(tmp_path: Path) -> Path:
+    """A factory whose 40 escaping closures each write one binding and read five: over 150 capture edges."""
+    lets = ", ".join(f"v{i} = 0" for i in range(40))
+    closures = "\n".join(f"    f{i}() {{ v{i}++; return {' + '.join(f'v{(i + k) % 40}' for k in range(1, 6))}; }},"
+                         for i in range(40))
+    path = tmp_path / "crowded.ts"
+    path.write_text(f"export function factory() {{\n  let {lets};\n  return {{\n{closures}\n  }};\n}}\n",
+                    encoding="utf-8")
+    return path
+
+
+def test_a_crowded_drawing_suggests_heap_only_which_draws_one_write_per_binding(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(crowded(tmp_path))
+    assert graph_cmd.main([path]) == 0
+    full = capsys.readouterr()
+    assert "edges; --heap-only draws only the bindings that need the heap and what forces them" in full.err
+    assert graph_cmd.main([path, "--heap-only"]) == 0
+    heap = capsys.readouterr()
+    assert heap.err == ""
+    assert "· heap only" in heap.out
+    # each binding: the closure that writes it (bold) and, the same closure, which escapes; no read edges
+    writes = [line for line in heap.out.splitlines() if "style=bold" in line and "reads and writes" in line]
+    assert len(writes) == 40
+    assert not [line for line in heap.out.splitlines() if 'tooltip="f' in line and " reads v" in line]
+    def captures(dot: str) -> int:
+        return sum(" -> " in line and ("reads" in line or "writes" in line) and "tooltip=" in line
+                   for line in dot.splitlines())
+
+    assert (captures(full.out), captures(heap.out)) == (240, 40)
+
+
+def test_heap_only_and_all_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    assert graph_cmd.main([NESTED, "--all", "--heap-only"]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -17,11 +17,11 @@ from capture_analysis.source import SourceFile
 from .conftest import analyze
 
 
-def panel(code: str, *, function: str | None = None, show_all: bool = False) -> Panel:
+def panel(code: str, *, function: str | None = None, show_all: bool = False, heap_only: bool = False) -> Panel:
     analysis = analyze(code)
     roots = [c for c in analysis.model.closures if c.name == function] if function else \
         list(analysis.model.module.children)
-    return Panel(analysis, roots, show_all, "").build()
+    return Panel(analysis, roots, show_all, "", heap_only).build()
 
 
 def walk(clusters: list[Cluster], path: tuple[Cluster, ...] = ()) -> Iterator[tuple[Node, tuple[Cluster, ...]]]:
@@ -128,8 +128,9 @@ def test_an_allocation_site_is_a_node_grouping_its_bindings() -> None:
     assert site.attrs["shape"] == "cylinder" and site.attrs["label"] == "context · per call\\n2 bindings"
     assert site.attrs["tooltip"] == "allocation site tally@1:8#0"
     assert total_path == previous_path == site_path
-    assert edge(drawn, site, total)["arrowhead"] == "none"
-    assert edge(drawn, site, previous)["arrowhead"] == "none"
+    # binding -> site, so that the site ranks after its bindings (``Panel.site_cluster``)
+    assert edge(drawn, total, site)["arrowhead"] == "none"
+    assert edge(drawn, previous, site)["arrowhead"] == "none"
     _, seed_path = find(drawn, "seed: const @3")
     assert seed_path == site_path[:-1], "a by-value binding is not in the site's group"
 
@@ -242,15 +243,36 @@ def test_one_function_shows_the_outer_bindings_it_captures_and_nothing_else_of_t
     assert "bump: function @3" not in labels(drawn)
 
 
-def test_module_bindings_appear_only_when_a_drawn_closure_captures_them() -> None:
+def test_module_bindings_a_drawn_closure_captures_are_one_node_of_names() -> None:
     drawn = panel("""\
-        let hits = 0;
+        let hits = 0, misses = 0;
         const unused = 1;
-        export function bump() { hits++; }
+        export function bump() { hits++; return misses; }
     """)
-    assert labels(drawn) == {"hits: let @1", "bump @3"}
-    hits, path = find(drawn, "hits: let @1")
-    assert cluster_labels(path) == ["module"] and hits.attrs["shape"] == "note"
+    assert labels(drawn) == {"2 module bindings", "bump @3"}
+    summary, path = find(drawn, "2 module bindings")
+    assert summary.attrs["label"] == "2 module bindings\\nhits, misses" and summary.attrs["shape"] == "note"
+    assert cluster_labels(path) == ["module"]
+    assert not [e for e in drawn.edges if e.head == summary.id], "no edge leads to a summary"
+
+
+def test_an_enclosing_function_with_many_captured_bindings_keeps_the_allocating_ones_and_summarizes_the_rest():
+    names = [f"v{i}" for i in range(9)]
+    drawn = panel(f"""\
+        export function outer() {{
+          const {", ".join(f"{n} = {i}" for i, n in enumerate(names))};
+          let count = 0;
+          const inner = () => {{ count++; return {" + ".join(names)}; }};
+          return inner;
+        }}
+    """, function="inner")
+    assert labels(drawn) == {"count: let @3", "9 more captured bindings: 9 value", "inner @4", "outlives the call"}
+    summary, path = find(drawn, "9 more captured bindings: 9 value")
+    assert summary.attrs["label"].endswith("\\nv0, v1, v2, v3, v4 and 4 more")
+    assert summary.attrs["tooltip"] == ", ".join(names)
+    assert cluster_labels(path) == ["inside outer @1"]
+    few = panel(ESCAPES, function="bump")
+    assert "count: let @2" in labels(few), "a few are drawn one by one"
 
 
 def test_the_title_gives_the_allocations_per_call_under_the_policy() -> None:
@@ -276,8 +298,30 @@ def test_policies_compared_are_side_by_side_panels_with_distinct_ids() -> None:
     assert len(ids) == len(set(ids)), "a node id is declared twice"
     assert "subgraph cluster_p0_policy" in source and "subgraph cluster_p1_policy" in source
     assert sum(1 for i in ids if i.startswith("p0_")) == sum(1 for i in ids if i.startswith("p1_")) > 0
-    assert "rankdir=TB" in source
+    assert "rankdir=LR" in source
     assert source.count('"policy optimal: 1 allocation per call, 0 per iteration"') == 2
+
+
+def test_compared_panels_are_laid_out_two_to_a_row() -> None:
+    """A gate node after every node of the left panel and before every node of the right one puts the right
+    panel after the left one in rank order, that is to its right; the third panel and the legend make row 2."""
+    bound = bind_source(SourceFile("tally.ts", textwrap.dedent(TALLY)))
+    source = build_graph([apply_policy(bound, POLICIES[name]) for name in ("legacy", "optimal", "v8")]).source
+    gates = re.findall(r"^\s*(grid_\w+) \[", source, flags=re.MULTILINE)
+    assert gates == ["grid_p0_policy", "grid_p2_policy"]
+    into = set(re.findall(r"^\s*(\w+) -> grid_p0_policy \[style=invis\]", source, flags=re.MULTILINE))
+    out_of = set(re.findall(r"^\s*grid_p0_policy -> (\w+) \[style=invis\]", source, flags=re.MULTILINE))
+    assert into and all(n.startswith("p0_") for n in into) and out_of and all(n.startswith("p1_") for n in out_of)
+    assert set(re.findall(r"^\s*grid_p2_policy -> (\w+)", source, flags=re.MULTILINE)) <= {
+        "legend_closure", "legend_escaping", "legend_site", "legend_stack", "legend_local"}
+    # every node of p0 reaches the gate, every node of p1 is reached from it
+    edges = re.findall(r"^\s*(\w+) -> (\w+)", source, flags=re.MULTILINE)
+    later = {head for tail, head in edges if tail == "grid_p0_policy"}
+    for _ in range(len(edges)):
+        later |= {head for tail, head in edges if tail in later}
+    declared = set(re.findall(r"^\s*(\w+) \[label=", source, flags=re.MULTILINE))
+    assert {n for n in declared if n.startswith("p1_")} <= later
+    assert not any(n.startswith("p0_") for n in later)
 
 
 def test_the_same_input_gives_byte_identical_dot() -> None:
@@ -328,3 +372,36 @@ def test_a_site_allocated_only_in_a_branch_says_so() -> None:
     drawn = Panel(apply_policy(bound, legacy), list(bound.model.module.children), False, "").build()
     site, _ = find(drawn, "box · per call")
     assert site.attrs["label"] == "box · per call\\n1 binding\\nonly if the branch @2 runs"
+
+
+def test_heap_only_draws_the_heap_bindings_and_the_closures_that_force_them() -> None:
+    drawn = panel(TALLY, heap_only=True)
+    # `delta` reads both and escapes too, but the decision names `add` (it writes); `seed` is by value;
+    # `local` allocates nothing (its `sum` is on the stack)
+    assert labels(drawn) == {"total: let @2", "previous: let @2", "context · per call", "add @7",
+                             "tally @1", "outlives the call"}
+    add, _ = find(drawn, "add @7")
+    for name in ("total: let @2", "previous: let @2"):
+        binding, _ = find(drawn, name)
+        assert edge(drawn, add, binding)["tooltip"] == f"add @7 reads and writes {name.split(':')[0]}"
+    sink, _ = find(drawn, "outlives the call")
+    assert edge(drawn, add, sink)["label"] == "stored in an object literal @7"
+    full = panel(TALLY)
+    assert {"delta @8", "seed: const @3", "local @11"} <= labels(full)
+
+
+def test_heap_only_draws_a_closure_alone_in_its_frame_as_an_oval_in_the_frame_around_it() -> None:
+    drawn = panel(TALLY, heap_only=True)
+    add, path = find(drawn, "add @7")
+    assert cluster_labels(path) == ["function · 1 allocation per call, 0 per iteration"]
+    _, full_path = find(panel(TALLY), "add @7")
+    assert cluster_labels(full_path) == ["function · 1 allocation per call, 0 per iteration", "method"]
+
+
+def test_heap_only_under_v8_keeps_every_capture_because_the_capture_alone_allocates() -> None:
+    analysis = apply_policy(bind_source(SourceFile("test.ts", textwrap.dedent(TALLY))), POLICIES["v8"])
+    drawn = Panel(analysis, list(analysis.model.module.children), False, "", True).build()
+    delta, _ = find(drawn, "delta @8")
+    total, _ = find(drawn, "total: let @2")
+    assert edge(drawn, delta, total)["tooltip"] == "delta @8 reads total"
+    assert "seed: const @3" in labels(drawn), "v8 gives a captured const a context slot too"

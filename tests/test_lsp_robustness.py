@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -32,31 +33,40 @@ def start():
 
 def burst(text: str, count: int, seed: int) -> tuple[list[dict], str]:
     """``count`` single changes, each against the text the previous one left: typing at the end (astral
-    characters included), backspaces, and spaces inserted earlier in the file."""
+    characters included), backspaces, and spaces inserted earlier in the file (before whitespace, so that
+    no token is split).  The text is broken between most keystrokes; the last change completes the function
+    being typed, so that the final text has no syntax error."""
     rng = random.Random(seed)
-    typed = "".join(TYPED.format(n=n) for n in range(12))
+    units = [TYPED.format(n=n) for n in range(12)]
+    typed = "".join(units)
     cursor = 0
     changes = []
-    for _ in range(count):
+
+    def append(chars: str) -> None:
+        nonlocal text
+        end = position_of(text, len(text))
+        changes.append({"range": {"start": end, "end": end}, "text": chars})
+        text += chars
+
+    for _ in range(count - 1):
         roll = rng.random()
-        if roll < 0.1 and len(text) > len(FACTORIES):
-            start = len(text) - 1
-            change = {"range": {"start": position_of(text, start), "end": position_of(text, len(text))}, "text": ""}
+        if roll < 0.1 and cursor > 0:
+            start = len(text) - len(typed[cursor - 1])
+            changes.append({"range": {"start": position_of(text, start), "end": position_of(text, len(text))},
+                            "text": ""})
             text = text[:start]
-            cursor = max(cursor - 1, 0)
+            cursor -= 1
         elif roll < 0.2:
             at = rng.randrange(len(FACTORIES))
-            while text[at - 1:at] == "\r":
+            while not text[at].isspace() or text[at - 1:at] == "\r":
                 at -= 1
-            change = {"range": {"start": position_of(text, at), "end": position_of(text, at)}, "text": " "}
+            changes.append({"range": {"start": position_of(text, at), "end": position_of(text, at)}, "text": " "})
             text = text[:at] + " " + text[at:]
         else:
-            char = typed[cursor % len(typed)]
+            append(typed[cursor % len(typed)])
             cursor += 1
-            end = position_of(text, len(text))
-            change = {"range": {"start": end, "end": end}, "text": char}
-            text += char
-        changes.append(change)
+    unit_end = next(end for end in itertools.accumulate(len(unit) for unit in units) if end >= cursor)
+    append(typed[cursor:unit_end] or "\n")
     return changes, text
 
 
@@ -81,9 +91,9 @@ def test_a_burst_of_500_changes_ends_with_the_diagnostics_of_the_final_text(star
     assert last["diagnostics"] == cli_diagnostics(path)
     assert sum(d["code"] == "BX101" for d in last["diagnostics"]) > sum(
         d["code"] == "BX101" for d in cli_diagnostics(ROOT / "examples" / "factories.ts"))
-    for msg_id in hover_ids:   # each answered: with the hover, or "content modified" when the text moved on
+    for msg_id in hover_ids:   # each answered (from the latest analysis, or nothing where the text changed)
         response = client.wait_response(msg_id)
-        assert "result" in response or response["error"]["code"] == -32801, response
+        assert "result" in response, response
     # a request after the burst is answered from the final analysis; nothing older was published after it
     hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
                                                   "position": position_of(final, final.index("let k") + 4)})
@@ -130,8 +140,11 @@ def test_syntax_errors_are_reported_and_the_server_keeps_going(start, tmp_path):
     client.initialize(root=tmp_path)
     client.open(uri, broken)
     published = client.diagnostics(uri, version=1)["diagnostics"]
-    assert published == cli_diagnostics(path)
-    assert "BX001" in {d["code"] for d in published}
+    # the syntax errors, as the command line reports them; not the conservative finding of the function
+    # that has one (`n`: "the function contains a syntax error"), which the command line reports too
+    cli = cli_diagnostics(path)
+    assert published == [d for d in cli if d["code"] == "BX001"] and published
+    assert [d["code"] for d in cli if d["code"] != "BX001"] == ["BX101"]
     client.change(uri, 2, [{"text": "function counter() {\n  let n = 0;\n  return () => { n++; };\n}\n"}])
     assert [d["code"] for d in client.diagnostics(uri, version=2)["diagnostics"]] == ["BX101"]
     assert client.shutdown() == 0

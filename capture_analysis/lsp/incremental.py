@@ -124,10 +124,10 @@ class TreeKeeper:
                          edit.start_point, edit.old_end_point, edit.new_end_point)
         parser = self.parsers[uses_tsx(snapshot.source.path)]
         self.trees.pop(snapshot.uri, None)  # a failure below must not leave a half-edited tree behind
-        tree = parser.parse(snapshot.source.data, old) if old is not None else parser.parse(snapshot.source.data)
+        tree = parser.parse(snapshot.read, old) if old is not None else parser.parse(snapshot.read)
         if old is not None and tree.root_node.has_error:
             old = None
-            tree = parser.parse(snapshot.source.data)
+            tree = parser.parse(snapshot.read)
         self.trees[snapshot.uri] = tree
         return tree, old is not None
 

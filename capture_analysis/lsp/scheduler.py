@@ -11,8 +11,16 @@ newer one, however the threads interleave::
     didChange v1 -> timer ... didChange v2 -> timer restarted ... fires: job(v2) -> publish v2
     job(v3) running ... didChange v4: job(v3) finishes, revision is v4's -> dropped; job(v4) -> publish v4
 
-Requests (hover, code actions) need the analysis of the revision they were
-sent against: they start it at once instead of waiting for the timer.
+A document whose last analysis took longer than ``onSaveAboveMs`` is
+analyzed on open and save only (``Document.on_save``): on a file that takes
+seconds, analyzing on change would keep the one thread busy with texts that
+are outdated before they are done.  Such a document's analysis is published
+even when the text changed while it ran, through the map of the edits made
+since (``lsp/carry.py``): otherwise typing during the analysis of a save
+would leave nothing published until the next save.
+
+Requests (hover, code actions) never wait for an analysis: they are
+answered from the latest one (``latest``), through the edits made since.
 """
 
 from __future__ import annotations
@@ -23,21 +31,24 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 from .documents import Document
-from .incremental import Analyzed, Outcome, Stale, TreeKeeper
+from .edit_map import EditMap
+from .incremental import Analyzed, Outcome, Skipped, Stale, TreeKeeper
 from .settings import Settings
 
 
 class Scheduler:
     def __init__(self, settings_for: Callable[[Document], Settings],
-                 publish: Callable[[Document, Outcome], None]):
+                 publish: Callable[[Document, Outcome, EditMap], None],
+                 log: Callable[[str], None]):
         self.settings_for = settings_for
         self.publish = publish
+        self.log = log
         self.keeper = TreeKeeper()
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="boxcheck-analysis")
         self.documents: dict[str, Document] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.running: dict[str, tuple[int, asyncio.Future[Outcome]]] = {}
-        self.latest: dict[str, Analyzed] = {}
+        #: the latest analysis of each document, and the map from its text to the current one.
+        self.latest: dict[str, tuple[Analyzed, EditMap]] = {}
 
     # -- events -----------------------------------------------------------------------------
 
@@ -47,6 +58,8 @@ class Scheduler:
         self.now(document)
 
     def changed(self, document: Document, delay_seconds: float) -> None:
+        if document.on_save:
+            return
         self.later(document, delay_seconds)
 
     def close(self, uri: str) -> None:
@@ -76,7 +89,6 @@ class Scheduler:
             timer.cancel()
         if self.documents.pop(uri, None) is not None:
             self.executor.submit(self.keeper.forget, uri)
-        self.running.pop(uri, None)
         self.latest.pop(uri, None)
 
     def later(self, document: Document, delay_seconds: float) -> None:
@@ -97,40 +109,54 @@ class Scheduler:
             return
         snapshot = document.snapshot()
         settings = self.settings_for(document)
-        job = self.executor.submit(self.keeper.run, snapshot, settings, lambda: document.revision)
-        future = asyncio.wrap_future(job)
-        self.running[document.uri] = (snapshot.revision, future)
-        future.add_done_callback(partial(self.finished, document))
+        edits = document.track()
 
-    def finished(self, document: Document, future: asyncio.Future[Outcome]) -> None:
-        if self.running.get(document.uri, (0, None))[1] is future:
-            del self.running[document.uri]
+        def wanted() -> int:
+            """The revision the job must still be for: any, for a document analyzed on save."""
+            return snapshot.revision if document.on_save else document.revision
+
+        job = self.executor.submit(self.keeper.run, snapshot, settings, wanted)
+        asyncio.wrap_future(job).add_done_callback(partial(self.finished, document, settings, edits))
+
+    def finished(self, document: Document, settings: Settings, edits: EditMap, future: asyncio.Future[Outcome]) -> None:
         if future.cancelled() or self.documents.get(document.uri) is not document:
+            document.untrack(edits)
             return
         outcome = future.result()
-        if isinstance(outcome, Stale) or outcome.revision != document.revision:
+        if isinstance(outcome, Analyzed):
+            self.pace(document, outcome, settings)
+        current = outcome.revision == document.revision
+        if isinstance(outcome, Stale) or not (current or document.on_save and isinstance(outcome, Analyzed)):
+            document.untrack(edits)
             return
         if isinstance(outcome, Analyzed):
-            self.latest[document.uri] = outcome
-        self.publish(document, outcome)
+            previous = self.latest.get(document.uri)
+            if previous is not None:
+                document.untrack(previous[1])
+            self.latest[document.uri] = (outcome, edits)
+        else:
+            document.untrack(edits)
+            if isinstance(outcome, Skipped):
+                self.latest.pop(document.uri, None)
+        self.publish(document, outcome, edits)
 
-    async def current(self, document: Document) -> Outcome:
-        """The outcome for the document's present revision, analyzing it now if needed.
+    def pace(self, document: Document, outcome: Analyzed, settings: Settings) -> None:
+        """Switch the document to analysis on save when this one took longer than the setting, and back.
 
-        A ``Stale`` outcome means the document changed while waiting: the request's answer would be outdated.
+        The analysis thread's CPU time measures what the file costs; wall-clock time would also count the
+        other processes of a busy machine, and switch small files for as long as the machine is busy.
         """
-        revision = document.revision
-        latest = self.latest.get(document.uri)
-        if latest is not None and latest.revision == revision:
-            return latest
-        running = self.running.get(document.uri)
-        if running is None or running[0] != revision:
-            self.now(document)
-            running = self.running.get(document.uri)
-            if running is None:
-                return Stale(revision)
-        # shield: a cancelled request must not cancel the job, whose edits the tree needs.
-        outcome = await asyncio.shield(running[1])
-        if outcome.revision != document.revision or self.documents.get(document.uri) is not document:
-            return Stale(revision)
-        return outcome
+        milliseconds = outcome.cpu_seconds * 1000
+        slow = milliseconds > settings.on_save_above_ms
+        if slow and not document.on_save and not document.told_on_save:
+            document.told_on_save = True
+            self.log(f"boxcheck: analyzing {document.uri} took {milliseconds / 1000:.1f} s of CPU, more than "
+                     f"onSaveAboveMs ({settings.on_save_above_ms} ms): it is analyzed when it is opened or saved, "
+                     "not as you type")
+        document.on_save = slow
+
+    def view(self, uri: str) -> tuple[Document, Analyzed, EditMap] | None:
+        """The latest analysis of an open document, and the map from its text to the current one."""
+        document = self.documents.get(uri)
+        latest = self.latest.get(uri)
+        return None if document is None or latest is None else (document, *latest)

@@ -1,9 +1,10 @@
 """The pygls server: LSP messages in, the scheduler's outcomes out.
 
 Handlers of notifications that change documents are synchronous, so they
-run in the order the client sent them; requests that need an analysis
-(hover, code actions) are coroutines that wait for the analysis of the
-revision they were sent against, off the event loop.
+run in the order the client sent them.  Requests that need an analysis
+(hover, code actions) never wait for one: they are answered from the
+latest analysis, carried through the edits made since (``lsp/carry.py``),
+and only about text that those edits did not touch.
 """
 
 from __future__ import annotations
@@ -13,18 +14,19 @@ import logging
 from typing import Any
 
 from lsprotocol import converters, types
-from pygls.exceptions import JsonRpcContentModified, JsonRpcException
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..report.lsp import lsp_diagnostic
 from ..source import PositionEncoding
 from . import actions
+from .carry import Carried, innermost_closure, moved_positions, relocated, shown
 from .documents import Change, Document, file_path, grammar_path
+from .edit_map import EditMap
 from .hover import hover_markdown
-from .incremental import Analyzed, Failed, Outcome, Skipped, Stale
+from .incremental import Analyzed, Failed, Outcome, Skipped
 from .scheduler import Scheduler
 from .settings import SECTION, ClientSettings, ConfigFiles, Settings, client_settings, resolve
 
@@ -68,7 +70,9 @@ class BoxcheckServer(LanguageServer):
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.client = ClientSettings()
         self.config_files = ConfigFiles()
-        self.scheduler = Scheduler(self.settings_for, self.publish)
+        self.scheduler = Scheduler(self.settings_for, self.publish, self.log)
+        #: per document, the findings of its last analysis without a syntax error (``carry.shown``).
+        self.kept: dict[str, Carried] = {}
         #: problems already shown to the user, so that one broken file is not announced on every keystroke.
         self.shown_problems: set[str] = set()
         self.shut_down = False
@@ -82,6 +86,12 @@ class BoxcheckServer(LanguageServer):
     def encoding(self) -> PositionEncoding:
         kind = self.workspace.position_encoding
         return PositionEncoding(str(getattr(kind, "value", kind) or PositionEncoding.UTF16.value))
+
+    def log(self, message: str) -> None:
+        """A line in the client's log (``window/logMessage``), for what the user may want to know but need
+        not act on."""
+        logger.info("%s", message)
+        self.window_log_message(types.LogMessageParams(types.MessageType.Info, message))
 
     def tell(self, problems: list[str], kind: types.MessageType = types.MessageType.Warning) -> None:
         for problem in problems:
@@ -107,6 +117,7 @@ class BoxcheckServer(LanguageServer):
 
     def configuration_changed(self) -> None:
         self.config_files.clear()
+        self.forget_kept()
         self.shown_problems.clear()
         self.scheduler.refresh()
 
@@ -140,7 +151,15 @@ class BoxcheckServer(LanguageServer):
 
     # -- publishing -------------------------------------------------------------------------
 
-    def publish(self, document: Document, outcome: Outcome) -> None:
+    def forget_kept(self, uri: str | None = None) -> None:
+        """Drop the kept findings of one document (or all: they were made under other settings)."""
+        for key in [uri] if uri is not None else list(self.kept):
+            carried = self.kept.pop(key, None)
+            document = self.scheduler.documents.get(key)
+            if carried is not None and document is not None:
+                document.untrack(carried.edits)
+
+    def publish(self, document: Document, outcome: Outcome, edits: EditMap) -> None:
         if isinstance(outcome, Failed):
             logger.error("analysis of %s failed:\n%s", document.uri, outcome.message)
             self.window_log_message(types.LogMessageParams(
@@ -150,13 +169,18 @@ class BoxcheckServer(LanguageServer):
         diagnostics: list[dict[str, Any]] = []
         if isinstance(outcome, Skipped):
             self.tell([outcome.message])
+            self.forget_kept(document.uri)
         elif isinstance(outcome, Analyzed):
             logger.info("analyzed %s v%s: parse %.1f ms (%s), analysis %.1f ms, cpu %.1f ms", document.uri,
                         outcome.version, outcome.parse_seconds * 1000, "incremental" if outcome.incremental
                         else "full", outcome.analyze_seconds * 1000, outcome.cpu_seconds * 1000)
-            encoding = self.encoding
-            diagnostics = [lsp_diagnostic(outcome.analysis, d, document.uri, encoding)
-                           for d in outcome.diagnostics]
+            kept = self.kept.get(document.uri)
+            diagnostics, now_kept = shown(outcome.analysis, outcome.diagnostics, document.uri, self.encoding, edits,
+                                          kept, document.source)
+            if now_kept is not kept and now_kept is not None:
+                self.forget_kept(document.uri)
+                now_kept.edits = document.track(since=edits)
+                self.kept[document.uri] = now_kept
         self.clear_or_publish(document.uri, document.version, diagnostics)
 
     def clear_or_publish(self, uri: str, version: int | None, diagnostics: list[dict[str, Any]]) -> None:
@@ -171,16 +195,6 @@ class BoxcheckServer(LanguageServer):
             params["version"] = version
         self.protocol._send_data({"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
                                   "params": params})
-
-    async def analyzed(self, uri: str) -> Analyzed | None:
-        """The analysis of the document as the request saw it; ContentModified if it changed meanwhile."""
-        document = self.scheduler.documents.get(uri)
-        if document is None:
-            return None
-        outcome = await self.scheduler.current(document)
-        if isinstance(outcome, Stale):
-            raise JsonRpcContentModified(f"{uri} changed while the request was being answered")
-        return outcome if isinstance(outcome, Analyzed) else None
 
 
 def build() -> BoxcheckServer:
@@ -206,6 +220,7 @@ def build() -> BoxcheckServer:
         path = grammar_path(item.uri, item.language_id)
         if path is None:
             return
+        server.forget_kept(item.uri)     # a second didOpen replaces the document: its findings are not ours
         server.scheduler.open(Document.open(item.uri, path, item.version, item.text))
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -235,6 +250,7 @@ def build() -> BoxcheckServer:
     def did_close(params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         if uri in server.scheduler.documents:
+            server.forget_kept(uri)
             server.scheduler.close(uri)
             server.clear_or_publish(uri, None, [])
 
@@ -251,41 +267,57 @@ def build() -> BoxcheckServer:
             server.configuration_changed()
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(params: types.HoverParams) -> types.Hover | None:
-        analyzed = await server.analyzed(params.text_document.uri)
-        if analyzed is None:
+    def hover(params: types.HoverParams) -> types.Hover | None:
+        view = server.scheduler.view(params.text_document.uri)
+        if view is None:
             return None
-        source = analyzed.analysis.source
+        document, analyzed, edits = view
         encoding = server.encoding
-        offset = source.offset_at(params.position.line, params.position.character, encoding)
-        occurrence = analyzed.index.at(offset)
+        offset = edits.backward(document.source.offset_at(params.position.line, params.position.character,
+                                                          encoding))
+        occurrence = analyzed.index.at(offset) if offset is not None else None
         if occurrence is None:
             return None
-        text = hover_markdown(analyzed.analysis, occurrence.decision)
+        declared_in = occurrence.decision.binding.closure
+        span = edits.span(occurrence.start, occurrence.end)
+        if span is None or edits.span(declared_in.start, declared_in.end) is None:
+            return None      # the edits since may have changed what was decided
+        text = moved_positions(hover_markdown(analyzed.analysis, occurrence.decision), analyzed.analysis.source,
+                               edits, document.source)
         formats = getattr(getattr(server.client_capabilities.text_document, "hover", None), "content_format", None)
         kind = (types.MarkupKind.Markdown if not formats or types.MarkupKind.Markdown in formats
                 else types.MarkupKind.PlainText)
         return CONVERTER.structure({"contents": {"kind": kind.value, "value": text},
-                                    "range": source.lsp_range(occurrence.start, occurrence.end, encoding)},
-                                   types.Hover)
+                                    "range": document.source.lsp_range(*span, encoding)}, types.Hover)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
         code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]))
-    async def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    def code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
         uri = params.text_document.uri
-        analyzed = await server.analyzed(uri)
-        if analyzed is None:
+        view = server.scheduler.view(uri)
+        if view is None:
             return None
-        source = analyzed.analysis.source
+        document, analyzed, edits = view
+        analysis = analyzed.analysis
         encoding = server.encoding
-        start = source.offset_at(params.range.start.line, params.range.start.character, encoding)
-        end = source.offset_at(params.range.end.line, params.range.end.character, encoding)
+        current = document.source
+        start = edits.backward(current.offset_at(params.range.start.line, params.range.start.character, encoding))
+        end = edits.backward(current.offset_at(params.range.end.line, params.range.end.character, encoding))
+        if start is None or end is None:
+            return []
         only = [str(getattr(k, "value", k)) for k in params.context.only] if params.context.only else None
         out = []
         for fix in actions.touching(analyzed.fixes, start, end, only):
-            lsp = (lsp_diagnostic(analyzed.analysis, fix.diagnostic, uri, encoding)
-                   if fix.diagnostic is not None else None)
-            action = actions.code_action(fix, uri, lambda s, e: source.lsp_range(s, e, encoding), lsp)
+            around = innermost_closure(analysis.model, fix.start, fix.end)
+            spans = [edits.span(r.start, r.end) for r in fix.edits]
+            if edits.span(around.start, around.end) is None or None in spans:
+                continue     # an edit since touched the function the fix was computed for
+            moved = dict(zip(((r.start, r.end) for r in fix.edits), spans))
+            lsp = None
+            if fix.diagnostic is not None:
+                entry = Carried(analysis, [fix.diagnostic], uri, encoding, edits).entries[0]
+                lsp = relocated(entry, analysis.source, edits, current, encoding)
+            action = actions.code_action(fix, uri, lambda s, e: current.lsp_range(*moved[s, e], encoding), lsp)
             out.append(CONVERTER.structure(action, types.CodeAction))
         return out
 

@@ -8,7 +8,8 @@ shows the same diagnostics as ``boxcheck FILE``.  The editor's settings
 ``workspace/configuration`` under the section ``boxcheck``) override the
 file, key by key::
 
-    {"policy": "optimal", "severity": {"BX103": "off"}, "debounceMs": 200, "maxFileSize": 20971520}
+    {"policy": "optimal", "severity": {"BX103": "off"}, "debounceMs": 200, "maxFileSize": 20971520,
+     "onSaveAboveMs": 1000}
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ SECTION = "boxcheck"
 DEFAULT_DEBOUNCE_MS = 200
 #: a debounce longer than this is a mistake, not a wish.
 MAX_DEBOUNCE_MS = 10_000
+#: a document whose analysis takes longer is analyzed on open and save, not on change: about the longest
+#: wait after a pause in typing that still feels like "as you type".
+DEFAULT_ON_SAVE_ABOVE_MS = 1000
+#: an hour: in effect, "always on change".
+MAX_ON_SAVE_ABOVE_MS = 3_600_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +45,7 @@ class ClientSettings:
     severity: Mapping[str, Severity | None] = field(default_factory=dict)
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     max_file_size: int = DEFAULT_MAX_BYTES
+    on_save_above_ms: int = DEFAULT_ON_SAVE_ABOVE_MS
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +57,8 @@ class Settings:
     max_file_size: int
     #: the file is outside the configuration's ``include`` or inside its ``exclude``.
     excluded: bool = False
+    #: when the document's analysis takes longer, it is analyzed on save only (``scheduler``).
+    on_save_above_ms: int = DEFAULT_ON_SAVE_ABOVE_MS
 
 
 def client_settings(raw: Any, previous: ClientSettings) -> tuple[ClientSettings, list[str]]:
@@ -82,7 +91,8 @@ def client_settings(raw: Any, previous: ClientSettings) -> tuple[ClientSettings,
         except configuration.ConfigError as error:
             problems.append(str(error))
     for key, name, low, high in (("debounceMs", "debounce_ms", 0, MAX_DEBOUNCE_MS),
-                                 ("maxFileSize", "max_file_size", 1, None)):
+                                 ("maxFileSize", "max_file_size", 1, None),
+                                 ("onSaveAboveMs", "on_save_above_ms", 0, MAX_ON_SAVE_ABOVE_MS)):
         if key in raw:
             value = raw[key]
             whole = isinstance(value, int) and not isinstance(value, bool)
@@ -121,4 +131,4 @@ def resolve(path: str | None, files: ConfigFiles, client: ClientSettings) -> tup
     policy = client.policy or found.policy or "optimal"
     config = found.with_severity(client.severity)
     excluded = path is not None and config.excludes(path)
-    return Settings(policy, config, client.max_file_size, excluded), problems
+    return Settings(policy, config, client.max_file_size, excluded, client.on_save_above_ms), problems

@@ -19,8 +19,13 @@ The picture
   "outlives the call" node labelled with how (``returned @12``);
 * bindings of enclosing functions that the drawn closures capture are shown
   in dashed clusters of their own, so ``--function inner`` still shows what
-  ``inner`` captures;
+  ``inner`` captures; the module's, and an enclosing function's beyond a few,
+  are summarized in one node (``dot_selection``);
 * a legend, and a title with the allocations under each policy.
+
+``heap_only`` (``--heap-only``) draws only the bindings that need heap
+storage and the closures and captures that force them (``dot_selection``).
+Several policies are panels in a grid, two to a row (``grid``).
 
 Safety
 ------
@@ -46,7 +51,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import graphviz
 import networkx as nx
@@ -56,6 +61,8 @@ from ..escape import ESCAPE
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
 from ..policies.support import PolicySite
 from ..records import Decision, FunctionReport, Site
+from .dot_layout import Cluster, Edge, Node, emit, grid
+from .dot_selection import LABEL_NAMES, TOOLTIP_NAMES, Selection, names
 
 FONT = "Helvetica"
 READ_COLOR = "#555555"
@@ -114,27 +121,6 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-@dataclass(slots=True)
-class Node:
-    id: str
-    attrs: dict[str, str]
-
-
-@dataclass(slots=True)
-class Cluster:
-    id: str
-    attrs: dict[str, str]
-    nodes: list[Node] = field(default_factory=list)
-    children: list[Cluster] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Edge:
-    tail: str
-    head: str
-    attrs: dict[str, str]
-
-
 @dataclass(frozen=True, slots=True)
 class Escape:
     """How a closure outlives its activation: directly (``via`` is None) or captured by ``via``."""
@@ -172,7 +158,8 @@ def innermost(loops: Sequence[Loop]) -> Loop | None:
 class Panel:
     """One policy's picture: clusters (nested) and edges, with ids prefixed by ``prefix``."""
 
-    def __init__(self, analysis: FileAnalysis, roots: Sequence[Closure], show_all: bool, prefix: str):
+    def __init__(self, analysis: FileAnalysis, roots: Sequence[Closure], show_all: bool, prefix: str,
+                 heap_only: bool = False):
         self.analysis = analysis
         self.source = analysis.source
         self.prefix = prefix
@@ -186,6 +173,7 @@ class Panel:
             self.bindings_of.setdefault(binding.closure, []).append(binding)
         self.expanded = subtree(roots)
         self.drawn = set(self.expanded)
+        self.selection = Selection(analysis, self.decision_of, self.drawn, roots, heap_only)
         self.clusters: dict[str, Cluster] = {}
         self.top: list[Cluster] = []
         self.edges: list[Edge] = []
@@ -222,7 +210,8 @@ class Panel:
         for closure in self.outer:
             self.outer_cluster(closure)
         for closure in self.expanded:
-            self.function_cluster(closure)
+            if self.selection.shows_closure(closure):
+                self.function_cluster(closure)
         self.capture_edges()
         return self
 
@@ -246,8 +235,10 @@ class Panel:
 
     def outer_cluster(self, closure: Closure) -> None:
         """An enclosing function that is not drawn: only the bindings that drawn closures capture."""
-        wanted = [b for b in self.bindings_of.get(closure, []) if any(r.closure in self.drawn for r in b.references)]
-        if closure.is_module and not wanted:
+        captured = [b for b in self.bindings_of.get(closure, [])
+                    if any(r.closure in self.drawn for r in b.references)]
+        wanted, summarized = self.selection.outer(closure, captured)
+        if closure.is_module and not wanted and not summarized:
             return
         label = "module" if closure.is_module else f"inside {self.closure_name(closure)}"
         cluster = Cluster(self.cluster_id(closure),
@@ -256,9 +247,31 @@ class Panel:
         self.place(cluster, self.parent_cluster(closure))
         for binding in wanted:
             cluster.nodes.append(self.binding_node(binding))
+        if summarized:
+            cluster.nodes.append(self.summary_node(closure, summarized, bool(wanted)))
+
+    def summary_node(self, closure: Closure, bindings: list[Binding], others_drawn: bool) -> Node:
+        """The bindings of an enclosing scope that are not drawn one by one, as one node of names."""
+        if closure.is_module:
+            headline = plural(len(bindings), "module binding")
+        else:
+            counts: dict[str, int] = {}
+            for binding in bindings:
+                storage = self.decision_of[binding].storage.value
+                counts[storage] = counts.get(storage, 0) + 1
+            what = ", ".join(f"{count} {storage}" for storage, count in sorted(counts.items()))
+            headline = f"{plural(len(bindings), ('more ' if others_drawn else '') + 'captured binding')}: {what}"
+        return Node(f"{self.cluster_id(closure).removeprefix('cluster_')}_summary", {
+            "label": text(headline, names(bindings, LABEL_NAMES)),
+            "tooltip": text(names(bindings, TOOLTIP_NAMES)),
+            "shape": "note", "style": "filled,dashed", "fillcolor": "#f4f4f4", "color": "#999999"})
 
     def function_cluster(self, closure: Closure) -> None:
         report = self.report_of.get(closure)
+        parent = self.parent_cluster(closure)
+        if parent is not None and not self.selection.framed(closure, report):
+            parent.nodes.append(self.closure_node(closure))
+            return
         label = ANONYMOUS.get(closure.kind, closure.kind.value)
         if report is not None and (report.sites or closure.parent not in self.drawn):
             label += (f" · {plural(report.per_call, 'allocation')} per call,"
@@ -267,7 +280,7 @@ class Panel:
                 label += f", {report.once} once (runs once)"
         cluster = Cluster(self.cluster_id(closure),
                           {"label": text(label), "style": "rounded", "color": "#444444"})
-        self.place(cluster, self.parent_cluster(closure))
+        self.place(cluster, parent)
         cluster.nodes.append(self.closure_node(closure))
         sites = report.sites if report is not None else []
         in_sites = {d.binding for site in sites for d in site.decisions}
@@ -275,7 +288,7 @@ class Panel:
             if binding in in_sites:
                 continue
             decision = self.decision_of[binding]
-            if decision.storage is Storage.LOCAL and not self.show_all:
+            if decision.storage is Storage.LOCAL and not self.show_all or not self.selection.shows_binding(binding):
                 continue
             self.container(closure, binding.scope.instance_loop).nodes.append(self.binding_node(binding))
         for number, site in enumerate(sites):
@@ -323,7 +336,9 @@ class Panel:
         for decision in site.decisions:
             binding = decision.binding
             cluster.nodes.append(self.binding_node(binding))
-            self.edges.append(Edge(site_id, self.binding_ids[binding],
+            # binding -> site: the site ranks after its bindings, so the frame around them does not take the
+            # rank of the closures and can stand beside them rather than below them all
+            self.edges.append(Edge(self.binding_ids[binding], site_id,
                                    {"style": "dashed", "arrowhead": "none", "color": style["color"]}))
 
     def binding_node(self, binding: Binding) -> Node:
@@ -370,12 +385,13 @@ class Panel:
         """An edge from each drawn closure to each shown binding of another function that it reads or writes."""
         access: dict[Closure, dict[Binding, list[bool]]] = {}
         for binding in self.shown:
-            for ref in binding.references:
-                if ref.closure in self.drawn and ref.closure is not binding.closure:
-                    flags = access.setdefault(ref.closure, {}).setdefault(binding, [False, False])
-                    flags[0] |= ref.is_read
-                    flags[1] |= ref.is_write
+            for closure, reads, writes in self.selection.captures(binding):
+                flags = access.setdefault(closure, {}).setdefault(binding, [False, False])
+                flags[0] |= reads
+                flags[1] |= writes
         for closure in self.expanded:
+            if not self.selection.shows_closure(closure):
+                continue
             for binding, (reads, writes) in access.get(closure, {}).items():
                 verb = "reads and writes" if reads and writes else "writes" if writes else "reads"
                 attrs = {"tooltip": text(f"{self.closure_name(closure)} {verb} {binding.name}")}
@@ -425,53 +441,26 @@ LEGEND_EDGES = (
 )
 
 
-def emit(parent: graphviz.Digraph, top: Sequence[Cluster], *, reverse_top: bool) -> None:
-    """Add ``top`` and everything nested in it to ``parent``, innermost first (no recursion: nesting can be deep).
-
-    Statements are written in the order that makes ``dot`` place clusters in source order (top-down
-    with ``rankdir=LR``, left to right with ``TB``): nested lists backwards, and the top list
-    backwards only for ``LR`` (found by trying on the examples; the snapshots pin it).
-    """
-    preorder: list[Cluster] = []
-    stack = list(top)
-    while stack:
-        cluster = stack.pop()
-        preorder.append(cluster)
-        stack.extend(cluster.children)
-    built: dict[str, graphviz.Digraph] = {}
-    for cluster in reversed(preorder):
-        graph = graphviz.Digraph(name=cluster.id, graph_attr=cluster.attrs)
-        for node in reversed(cluster.nodes):
-            graph.node(node.id, **node.attrs)
-        for child in reversed(cluster.children):
-            graph.subgraph(built.pop(child.id))
-        built[cluster.id] = graph
-    for cluster in reversed(top) if reverse_top else top:
-        parent.subgraph(built.pop(cluster.id))
-
-
 def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | None = None, *,
-                show_all: bool = False, subject: str = "") -> graphviz.Digraph:
+                show_all: bool = False, heap_only: bool = False, subject: str = "") -> graphviz.Digraph:
     """The diagram of ``roots`` (default: every top-level function) under each analysis's policy.
 
     Several analyses must come from one bound file (``apply_policy`` on one ``Bound``) and are drawn
-    side by side.  ``subject`` names what is drawn in the title (a function name, say).
+    as panels, two to a row.  ``subject`` names what is drawn in the title (a function name, say).
     """
     if not analyses:
         raise ValueError("build_graph needs at least one analysis")
     first = analyses[0]
-    # One policy reads best left to right (closures, then what they capture), functions stacked
-    # top-down; several policies are panels side by side, each top-down.
+    # Left to right reads best: closures, then what they capture; functions stacked top-down.
     compare = len(analyses) > 1
-    rankdir = "TB" if compare else "LR"
     chosen = list(roots) if roots is not None else list(first.model.module.children)
-    panels = [Panel(analysis, chosen, show_all, f"p{i}_" if compare else "").build()
+    panels = [Panel(analysis, chosen, show_all, f"p{i}_" if compare else "", heap_only).build()
               for i, analysis in enumerate(analyses)]
-    heading = first.path + (f" · {subject}" if subject else "")
+    heading = first.path + (f" · {subject}" if subject else "") + (" · heap only" if heap_only else "")
     title = [heading] + [panel.summary() for panel in panels]
     graph = graphviz.Digraph("boxcheck", graph_attr={
         "label": text(*title), "labelloc": "t", "labeljust": "l", "fontname": FONT, "fontsize": "14",
-        "compound": "true", "newrank": "true", "rankdir": rankdir, "nodesep": "0.3", "ranksep": "0.5",
+        "compound": "true", "newrank": "true", "rankdir": "LR", "nodesep": "0.3", "ranksep": "0.5",
     }, node_attr={"fontname": FONT, "fontsize": "11"}, edge_attr={"fontname": FONT, "fontsize": "10"})
     top: list[Cluster] = []
     for panel in panels:
@@ -481,10 +470,10 @@ def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | Non
         else:
             top.extend(panel.top)
     top.append(legend())
-    emit(graph, top, reverse_top=rankdir == "LR")
-    for panel in panels:
-        for edge in panel.edges:
-            graph.edge(edge.tail, edge.head, **edge.attrs)
-    for edge in LEGEND_EDGES:
+    emit(graph, top, reverse_top=True)
+    edges = [edge for panel in panels for edge in panel.edges] + list(LEGEND_EDGES)
+    for edge in edges:
         graph.edge(edge.tail, edge.head, **edge.attrs)
+    if compare:
+        grid(graph, top, edges)
     return graph

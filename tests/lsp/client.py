@@ -35,16 +35,21 @@ class ServerError(AssertionError):
 
 
 class LspClient:
-    def __init__(self, *, cwd: Path | None = None, configuration: Any = None, args: tuple[str, ...] = ()):
+    def __init__(self, *, cwd: Path | None = None, configuration: Any = None, args: tuple[str, ...] = (),
+                 code: Path = ROOT):
+        """``code``: the directory whose ``capture_analysis`` runs as the server (a benchmark's baseline)."""
         #: what this client answers to ``workspace/configuration`` (the ``boxcheck`` section).
         self.configuration = configuration
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        env = {**os.environ, "PYTHONPATH": str(code) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "capture_analysis", "lsp", *args], cwd=cwd or ROOT, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.ids = itertools.count(1)
         self.lock = threading.Condition()
         self.responses: dict[Any, Message] = {}
+        #: when each response and notification was read (``time.perf_counter``), for latency measurements.
+        self.received_at: dict[Any, float] = {}
+        self.notified_at: list[float] = []
         self.notifications: list[Message] = []
         self.server_requests: list[Message] = []
         self.stderr: list[bytes] = []
@@ -92,10 +97,14 @@ class LspClient:
             if "method" in message and "id" in message:
                 self._answer(message)
             with self.lock:
-                if "method" in message:
-                    (self.server_requests if "id" in message else self.notifications).append(message)
+                if "method" in message and "id" in message:
+                    self.server_requests.append(message)
+                elif "method" in message:
+                    self.notifications.append(message)
+                    self.notified_at.append(time.perf_counter())
                 else:
                     self.responses[message["id"]] = message
+                    self.received_at[message["id"]] = time.perf_counter()
                 self.lock.notify_all()
 
     def _answer(self, request: Message) -> None:

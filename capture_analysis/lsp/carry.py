@@ -1,0 +1,180 @@
+"""What the editor shows while the text has a syntax error, and answers from an analysis of an older text.
+
+Typing leaves the text broken between most keystrokes.  The analysis of a
+broken text is conservative around the error (a function with a syntax
+error has unknown captures) and tree-sitter's recovery can spread the error
+over many lines, so publishing it as it is floods the editor with findings
+that go away one keystroke later.  Instead, while the text has a syntax
+error, the server publishes the syntax errors and keeps the findings of the
+last analysis without one, for the functions that no edit since touches
+(``shown``).  A finding's *function* is the one that declares its binding:
+everything that decides the binding (its references, the closures that
+capture it, their writes) is inside it, so an edit outside leaves the
+finding as it was, up to where the lines moved.  The syntax errors
+themselves need no say in this: the text parsed when the findings were
+made, so its errors come from the edits since.  tree-sitter's error
+recovery, on the other hand, can make one ERROR node of a whole file,
+which would be no guide to which functions are damaged.
+
+Whatever is carried to a newer text goes through its ``EditMap``: ranges
+are moved, and the ``line:column`` positions inside messages and hovers are
+rewritten to where those places are now (a position inside edited text is
+left as it was).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import rules
+from ..analyze import FileAnalysis
+from ..diagnose import Diagnostic
+from ..model import Closure, FileModel
+from ..report.lsp import lsp_diagnostic
+from ..source import PositionEncoding, SourceFile
+from .edit_map import EditMap
+
+SYNTAX_CODES = frozenset({rules.SYNTAX_ERROR.code, rules.UNSUPPORTED_TYPE_SYNTAX.code})
+#: a 1-based ``line:column`` as the reports write it (``source.Position``), also inside site ids (``f@3:5#0``).
+POSITION = re.compile(r"\b(\d+):(\d+)\b")
+
+Span = tuple[int, int]
+
+
+def broken(analysis: FileAnalysis) -> bool:
+    """The text has a syntax error (syntax the parser only does not understand, BX004, is not one)."""
+    return any(not problem.type_only for problem in analysis.syntax)
+
+
+def innermost_closure(model: FileModel, start: int, end: int) -> Closure:
+    """The innermost function whose text contains ``[start, end)`` (the module at worst)."""
+    closure = model.module
+    while True:
+        inner = next((c for c in closure.children if c.start <= start and end <= c.end), None)
+        if inner is None:
+            return closure
+        closure = inner
+
+
+def owner(model: FileModel, diagnostic: Diagnostic) -> Closure:
+    """The function whose text decides the finding: its binding's, else the one around it."""
+    if diagnostic.decision is not None:
+        return diagnostic.decision.binding.closure
+    return innermost_closure(model, diagnostic.start, diagnostic.end)
+
+
+def owner_span(model: FileModel, diagnostic: Diagnostic) -> Span:
+    """A syntax error is its own owner: it is kept only as long as no edit touches it."""
+    if diagnostic.rule.code in SYNTAX_CODES:
+        return diagnostic.start, diagnostic.end
+    closure = owner(model, diagnostic)
+    return closure.start, closure.end
+
+
+def moved_positions(text: str, old: SourceFile, edits: EditMap, new: SourceFile) -> str:
+    """``text`` with each ``line:column`` of ``old`` that an edit did not replace rewritten for ``new``."""
+    if edits.identity:
+        return text
+
+    def move(match: re.Match[str]) -> str:
+        line, column = int(match.group(1)), int(match.group(2))
+        if not 1 <= line <= old.line_count:
+            return match.group(0)
+        offset = old.offset_at(line - 1, column - 1, PositionEncoding.UTF16)
+        if str(old.position(offset)) != match.group(0):
+            return match.group(0)
+        moved = edits.forward(offset)
+        return match.group(0) if moved is None else str(new.position(moved))
+
+    return POSITION.sub(move, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One published diagnostic and the byte spans it was placed from."""
+
+    lsp: dict[str, Any]
+    #: the range, then each related location's range, in the analyzed text.
+    spans: tuple[Span, ...]
+    owner: Span
+
+
+def relocated(entry: Entry, old: SourceFile, edits: EditMap, new: SourceFile,
+              encoding: PositionEncoding) -> dict[str, Any] | None:
+    """The diagnostic placed in ``new``; None when an edit touched its range. Related locations that an
+    edit touched are dropped."""
+    if edits.identity:
+        return entry.lsp
+    ranges = [edits.span(start, end) for start, end in entry.spans]
+    if ranges[0] is None:
+        return None
+    out = dict(entry.lsp)
+    out["range"] = new.lsp_range(*ranges[0], encoding)
+    out["message"] = moved_positions(entry.lsp["message"], old, edits, new)
+    if entry.lsp.get("data", {}).get("site"):
+        out["data"] = {**entry.lsp["data"], "site": moved_positions(entry.lsp["data"]["site"], old, edits, new)}
+    if "relatedInformation" in entry.lsp:
+        related = []
+        for info, span in zip(entry.lsp["relatedInformation"], ranges[1:]):
+            if span is not None:
+                location = {**info["location"], "range": new.lsp_range(*span, encoding)}
+                related.append({**info, "location": location,
+                                "message": moved_positions(info["message"], old, edits, new)})
+        out["relatedInformation"] = related
+    return out
+
+
+class Carried:
+    """The findings of one analysis, and the map from its text to the document's current one."""
+
+    def __init__(self, analysis: FileAnalysis, diagnostics: Sequence[Diagnostic], uri: str,
+                 encoding: PositionEncoding, edits: EditMap):
+        self.source = analysis.source
+        self.encoding = encoding
+        self.edits = edits
+        self.entries = [Entry(lsp_diagnostic(analysis, d, uri, encoding),
+                              ((d.start, d.end), *((start, end) for start, end, _ in d.related)),
+                              owner_span(analysis.model, d))
+                        for d in diagnostics]
+
+    def placed(self, source: SourceFile) -> list[dict[str, Any]]:
+        """The findings whose owner no edit since touched, placed in ``source`` (the current text)."""
+        if self.edits.identity:
+            return [entry.lsp for entry in self.entries]
+        out = []
+        for entry in self.entries:
+            if self.edits.span(*entry.owner) is None:
+                continue
+            moved = relocated(entry, self.source, self.edits, source, self.encoding)
+            if moved is not None:
+                out.append(moved)
+        return out
+
+
+def position_key(diagnostic: dict[str, Any]) -> tuple[int, int]:
+    start = diagnostic["range"]["start"]
+    return start["line"], start["character"]
+
+
+def shown(analysis: FileAnalysis, diagnostics: Sequence[Diagnostic], uri: str, encoding: PositionEncoding,
+          edits: EditMap, kept: Carried | None, source: SourceFile) -> tuple[list[dict[str, Any]], Carried | None]:
+    """What to publish for an analysis whose text ``edits`` maps to ``source``, and what to keep.
+
+    Without a syntax error: its findings, which are kept.  With one: its syntax errors, and the kept
+    findings of the functions no edit touched since; for a document never seen without a syntax error,
+    its own findings, but none of a function that contains a syntax error (they are conservative).
+    """
+    if not broken(analysis):
+        carried = Carried(analysis, diagnostics, uri, encoding, edits)
+        return carried.placed(source), carried
+    syntax = Carried(analysis, [d for d in diagnostics if d.rule.code in SYNTAX_CODES], uri, encoding, edits)
+    if kept is None:
+        own = [d for d in diagnostics if d.rule.code not in SYNTAX_CODES
+               and not owner(analysis.model, d).has_syntax_error]
+        findings = Carried(analysis, own, uri, encoding, edits).placed(source)
+    else:
+        findings = kept.placed(source)
+    return sorted(syntax.placed(source) + findings, key=position_key), kept

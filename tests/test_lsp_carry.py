@@ -1,0 +1,130 @@
+"""Answers from an older analysis: offsets carried through edits, and findings kept while the text is broken.
+
+The edit map is checked against a brute force that follows every byte of the
+old text through random edits; the kept findings against the command line's
+analysis of the texts before and after the edit.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from capture_analysis.analyze import analyze_text
+from capture_analysis.lsp.carry import Carried, moved_positions, shown
+from capture_analysis.lsp.documents import Document
+from capture_analysis.lsp.edit_map import EditMap
+from capture_analysis.report.lsp import lsp_diagnostic
+from capture_analysis.source import PositionEncoding
+
+from .lsp.text import position_of
+from .test_lsp_documents import lsp_change
+
+UTF16 = PositionEncoding.UTF16
+URI = "file:///t.ts"
+
+edit_lists = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1), st.integers(0, 3)), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(length=st.integers(0, 12), edits=edit_lists)
+def test_the_edit_map_follows_every_byte_through_random_edits(length, edits):
+    origins: list[int | None] = list(range(length))    # where each byte of the current text came from
+    edit_map = EditMap(length)
+    for a, b, inserted in edits:
+        start = int(a * len(origins))
+        end = start + int(b * (len(origins) - start))
+        edit_map.apply(start, end, start + inserted)
+        origins[start:end] = [None] * inserted
+    for old in range(length):
+        assert edit_map.forward(old) == (origins.index(old) if old in origins else None)
+    for new, origin in enumerate(origins):
+        assert edit_map.backward(new) == origin
+    # a span is untouched when it and the byte on each side (or the text's edge) are still side by side
+    ext = [-1, *origins, length]
+    for start in range(length + 1):
+        for end in range(start, length + 1):
+            wanted = list(range(start - 1, end + 1))
+            at = next((i for i in range(len(ext) - len(wanted) + 1) if ext[i:i + len(wanted)] == wanted), None)
+            expected = None if at is None else (at, at + end - start)
+            assert edit_map.span(start, end) == expected, (start, end)
+    assert edit_map.identity == (origins == list(range(length)) and not any(n for _, _, n in edits))
+
+
+def test_a_replaced_text_touches_everything():
+    edit_map = EditMap(10)
+    edit_map.invalidate()
+    assert edit_map.span(3, 4) is None and edit_map.forward(3) is None and not edit_map.identity
+
+
+TWO = textwrap.dedent("""\
+    function first(start: number) {
+      let count = start;
+      return () => count++;
+    }
+
+    function second(step: number) {
+      let total = 0;
+      return { add() { total += step; return total; } };
+    }
+    """)
+
+
+def carried_through(text: str, at: int, typed: str) -> tuple[list[dict], str]:
+    """What the server publishes for ``text`` with ``typed`` inserted at ``at``, after publishing ``text``."""
+    document = Document.open(URI, "t.ts", 1, text)
+    before = analyze_text("t.ts", text)
+    kept = Carried(before, before.diagnostics, URI, UTF16, document.track())
+    document.apply([lsp_change(text, at, at, typed)], 2, UTF16)
+    after_text = text[:at] + typed + text[at:]
+    after = analyze_text("t.ts", after_text)
+    published, still = shown(after, after.diagnostics, URI, UTF16, document.track(), kept, document.source)
+    assert still is kept
+    return published, after_text
+
+
+def test_a_syntax_error_keeps_the_findings_of_the_other_functions_moved_with_the_lines():
+    at = TWO.index("\n", TWO.index("let count")) + 1
+    published, text = carried_through(TWO, at, "  let z=0;\n  x(()=>z\n")
+    after = analyze_text("t.ts", text)
+    codes = [d.rule.code for d in after.diagnostics]
+    assert "BX001" in codes and any("syntax error" in d.message for d in after.diagnostics if d.rule.code != "BX001")
+    # the syntax errors as the command line has them; `total` of `second`, two lines down, as it was before
+    cli = [lsp_diagnostic(after, d, URI) for d in after.diagnostics]
+    assert [d for d in published if d["code"] == "BX001"] == [d for d in cli if d["code"] == "BX001"]
+    (total,) = [d for d in published if d["code"] != "BX001"]
+    assert total["range"] == {"start": position_of(text, text.index("total")),
+                              "end": position_of(text, text.index("total") + len("total"))}
+    assert total["message"] == ("`total` needs a heap box, per call: reassigned at 10:20 inside `add`, and `add` "
+                                "escapes (stored in an object literal at 10:12)")
+    assert TWO.splitlines()[7].startswith("  return { add() { total +=")      # 8:20 before the edit
+    assert [r["location"]["range"]["start"] for r in total["relatedInformation"]] == [
+        position_of(text, text.index("add()")), position_of(text, text.index("total +="))]
+
+
+def test_an_edit_in_the_function_drops_its_findings_until_the_text_parses():
+    at = TWO.index("return { add()")
+    published, text = carried_through(TWO, at, "if (")
+    assert [d["code"] for d in published if d["code"] != "BX001"] == ["BX101"]
+    assert "`count`" in next(d["message"] for d in published if d["code"] == "BX101")
+    assert "BX001" in [d["code"] for d in published]
+
+
+def test_without_an_error_the_new_findings_are_published_and_kept():
+    document = Document.open(URI, "t.ts", 1, TWO)
+    analysis = analyze_text("t.ts", TWO)
+    published, kept = shown(analysis, analysis.diagnostics, URI, UTF16, document.track(), None, document.source)
+    assert published == [lsp_diagnostic(analysis, d, URI) for d in analysis.diagnostics]
+    assert kept is not None and [e.lsp for e in kept.entries] == published
+
+
+def test_positions_in_text_move_with_the_lines_and_edited_ones_stay():
+    old_text = "let a = 1;\nlet b = 2;\n"
+    document = Document.open(URI, "t.ts", 1, old_text)
+    edits = document.track()
+    document.apply([lsp_change(old_text, 0, 0, "// 😀\n")], 2, UTF16)
+    old = analyze_text("t.ts", old_text).source
+    assert moved_positions("at 2:5 and 1:1, site f@1:5#0, 9:9", old, edits, document.source) == (
+        "at 3:5 and 2:1, site f@2:5#0, 9:9")
