@@ -73,3 +73,20 @@ def node_got(code: str, module: bool = False) -> str:
     done = subprocess.run([NODE, *kind, "-e", code + "process.stdout.write(String(got));\n"], capture_output=True,
                           text=True, timeout=60, check=True)
     return done.stdout
+
+
+@pytest.fixture
+def start():
+    """Start language servers (``tests/lsp/client.py``) for a test; each is killed when the test ends."""
+    from .lsp.client import LspClient
+
+    clients: list[LspClient] = []
+
+    def starter(**kwargs) -> LspClient:
+        client = LspClient(**kwargs)
+        clients.append(client)
+        return client
+
+    yield starter
+    for client in clients:
+        client.kill()

@@ -7,8 +7,6 @@ analysis of the texts before and after the edit.
 
 from __future__ import annotations
 
-import textwrap
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,7 +17,7 @@ from capture_analysis.lsp.edit_map import EditMap
 from capture_analysis.report.lsp import lsp_diagnostic
 from capture_analysis.source import PositionEncoding
 
-from .lsp.text import position_of
+from .lsp.text import TWO, position_of
 from .test_lsp_documents import lsp_change
 
 UTF16 = PositionEncoding.UTF16
@@ -59,17 +57,6 @@ def test_a_replaced_text_touches_everything():
     assert edit_map.span(3, 4) is None and edit_map.forward(3) is None and not edit_map.identity
 
 
-TWO = textwrap.dedent("""\
-    function first(start: number) {
-      let count = start;
-      return () => count++;
-    }
-
-    function second(step: number) {
-      let total = 0;
-      return { add() { total += step; return total; } };
-    }
-    """)
 
 
 def carried_through(text: str, at: int, typed: str) -> tuple[list[dict], str]:

@@ -9,26 +9,11 @@ from pathlib import Path
 import pytest
 
 from .lsp.cli import cli_diagnostics
-from .lsp.client import LspClient
 from .lsp.text import position_of, range_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FACTORIES = (ROOT / "examples" / "factories.ts").read_text(encoding="utf-8")
 TYPED = "\nfunction burst😀{n}(step: number) {{\n  let k = 0, 名 = step;\n  return () => {{ k += 名; }};\n}}\n"
-
-
-@pytest.fixture
-def start():
-    clients: list[LspClient] = []
-
-    def starter(**kwargs) -> LspClient:
-        client = LspClient(**kwargs)
-        clients.append(client)
-        return client
-
-    yield starter
-    for client in clients:
-        client.kill()
 
 
 def burst(text: str, count: int, seed: int) -> tuple[list[dict], str]:

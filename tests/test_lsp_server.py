@@ -15,7 +15,7 @@ import pytest
 from capture_analysis.analyze import analyze_text
 
 from .lsp.cli import cli_diagnostics
-from .lsp.client import LspClient, default_capabilities
+from .lsp.client import default_capabilities
 from .lsp.text import apply_edits, position_of, range_of
 
 MAKE = """\
@@ -24,20 +24,6 @@ export function make(start: number) {
   return { inc() { count++; return tag + label; } };
 }
 """
-
-
-@pytest.fixture
-def start():
-    clients: list[LspClient] = []
-
-    def starter(**kwargs) -> LspClient:
-        client = LspClient(**kwargs)
-        clients.append(client)
-        return client
-
-    yield starter
-    for client in clients:
-        client.kill()
 
 
 def write(folder: Path, name: str, text: str) -> tuple[Path, str]:

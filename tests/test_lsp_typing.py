@@ -9,42 +9,15 @@ import re
 import time
 from pathlib import Path
 
-import pytest
-
 from .lsp.cli import cli_diagnostics
 from .lsp.client import LspClient
-from .lsp.text import apply_edits, position_of, range_of
+from .lsp.text import TWO, apply_edits, position_of, range_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FACTORIES = (ROOT / "examples" / "factories.ts").read_text(encoding="utf-8")
 #: about 6,000 lines: an analysis long enough (several hundred milliseconds) to answer a request meanwhile.
 LARGE = "".join(FACTORIES.replace("export function ", f"function v{i}_") for i in range(70))
 
-TWO = """\
-function first(start: number) {
-  let count = start;
-  return () => count++;
-}
-
-function second(step: number) {
-  let total = 0;
-  return { add() { total += step; return total; } };
-}
-"""
-
-
-@pytest.fixture
-def start():
-    clients: list[LspClient] = []
-
-    def starter(**kwargs) -> LspClient:
-        client = LspClient(**kwargs)
-        clients.append(client)
-        return client
-
-    yield starter
-    for client in clients:
-        client.kill()
 
 
 def insert(text: str, at: int, new: str) -> tuple[dict, str]:

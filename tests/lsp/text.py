@@ -8,6 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+#: two small factories, each a function of its own: an edit in one leaves the other's findings as they were.
+TWO = """\
+function first(start: number) {
+  let count = start;
+  return () => count++;
+}
+
+function second(step: number) {
+  let total = 0;
+  return { add() { total += step; return total; } };
+}
+"""
+
 
 def index_of(text: str, line: int, character: int, encoding: str = "utf-16") -> int:
     """The ``str`` index of an LSP position in ``text`` (lines end at ``\\n``)."""
