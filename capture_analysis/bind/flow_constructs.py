@@ -174,9 +174,9 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
 
 
 def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = frozenset()) -> Build:
+    """A loop: its test, its body (from a segment of its own), where ``continue`` goes, and its back edge."""
     f = b.fields
     b.claim(node, current)
-    body = node.child_by_field_id(f.body)
     after = b.new()
     back = Note("back", node.start_byte)
     kind = node.type
@@ -185,21 +185,15 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
         b.edge(current, test)
         current = yield node.child_by_field_id(f.condition), test
         b.edge(current, after)
-        frame = Frame(labels, break_to=after, continue_to=test, bare_break=True)
-        entry = b.new()
-        b.edge(current, entry)
-        b.frames.append(frame)
-        end = (yield body, entry) if body is not None else entry
-        b.frames.pop()
+        end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=test, bare_break=True))
         b.edge(end, test, back)
         return after
     if kind == "do_statement":
+        test = b.new()
         entry = b.new()
         b.edge(current, entry)
-        test = b.new()
-        b.frames.append(Frame(labels, break_to=after, continue_to=test, bare_break=True))
-        end = (yield body, entry) if body is not None else entry
-        b.frames.pop()
+        end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=test, bare_break=True),
+                              entry)
         b.edge(end, test)
         current = yield node.child_by_field_id(f.condition), test
         b.edge(current, entry, back)
@@ -213,11 +207,7 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
         b.graph.loop_copies[node.start_byte] = (head,)
         left = node.child_by_field_id(f.left)
         turn = (yield left, head) if left is not None else head
-        entry = b.new()
-        b.edge(turn, entry)
-        b.frames.append(Frame(labels, break_to=after, continue_to=head, bare_break=True))
-        end = (yield body, entry) if body is not None else entry
-        b.frames.pop()
+        end = yield from body(b, node, turn, Frame(labels, break_to=after, continue_to=head, bare_break=True))
         b.edge(end, head, back)
         return after
     # ``for (init; test; update) body``: a ``let``/``const`` head is copied into a fresh binding after the
@@ -231,12 +221,8 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
     b.edge(first_copy, test)
     current = yield node.child_by_field_id(f.condition), test
     b.edge(current, after)
-    entry = b.new()
-    b.edge(current, entry)
     next_copy = b.new()
-    b.frames.append(Frame(labels, break_to=after, continue_to=next_copy, bare_break=True))
-    end = (yield body, entry) if body is not None else entry
-    b.frames.pop()
+    end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=next_copy, bare_break=True))
     b.edge(end, next_copy)
     update = b.new()
     b.edge(next_copy, update, Note("update", node.start_byte))
@@ -244,6 +230,18 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
     b.edge(current, test, back)
     b.graph.loop_copies[node.start_byte] = (scope, first_copy, next_copy)
     return after
+
+
+def body(b: FlowBuilder, loop_node: Node, current: int, frame: Frame, entry: int | None = None) -> Build:
+    """A loop's body, from a segment of its own (``entry``, or a new one after ``current``), inside ``frame``."""
+    if entry is None:
+        entry = b.new()
+        b.edge(current, entry)
+    part = loop_node.child_by_field_id(b.fields.body)
+    b.frames.append(frame)
+    end = (yield part, entry) if part is not None else entry
+    b.frames.pop()
+    return end
 
 
 def declarations(b: FlowBuilder, node: Node, current: int) -> Build:
