@@ -64,12 +64,31 @@ class Site:
 
 
 @dataclass(slots=True)
+class Retention:
+    """A binding that V8 keeps alive for escaping closures that never use it (``retention``, rule BX107)."""
+
+    binding: Binding
+    #: the escaping closures that hold the binding's context without using it, in source order.
+    retained_by: list[Closure]
+    #: the closures of the binding's activation that refer to it, and so put it in the context.
+    referenced_by: list[Closure]
+    #: which context holds the binding, in words, and where that scope starts.
+    context: str
+    context_offset: int
+    #: the diagnostic's message: the binding, the first retaining closure and how it escapes, the context.
+    message: str = ""
+    evidence: list[Step] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class FunctionReport:
     closure: Closure
     decisions: list[Decision] = field(default_factory=list)
     sites: list[Site] = field(default_factory=list)
     closures_per_call: int = 0
     closures_per_iteration: int = 0
+    #: the bindings of this function that escaping closures keep alive without using them.
+    retentions: list[Retention] = field(default_factory=list)
 
     @property
     def per_call(self) -> int:

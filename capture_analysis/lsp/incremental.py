@@ -85,7 +85,7 @@ def analyze_tree(snapshot: Snapshot, tree: tree_sitter.Tree, settings: Settings)
     source = snapshot.source
     syntax = syntax_problems(tree)
     model = bind(source.data, tree, syntax, source.path)
-    return apply_policy(Bound(source, model, syntax, EscapeGraph(model)), POLICIES[settings.policy])
+    return apply_policy(Bound(source, model, syntax, EscapeGraph(model), tree), POLICIES[settings.policy])
 
 
 def shown_diagnostics(analysis: FileAnalysis, settings: Settings) -> list[Diagnostic]:

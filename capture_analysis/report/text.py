@@ -50,8 +50,8 @@ def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_so
     lines = [f"{source.path}:{pos}: {diagnostic.level.label}[{diagnostic.rule.code}] {diagnostic.message}"]
     if show_source:
         lines.extend(frame(source, diagnostic.start, diagnostic.end))
-    if explain and diagnostic.decision is not None:
-        for step in diagnostic.decision.evidence:
+    if explain:
+        for step in diagnostic.evidence:
             lines.append(f"  = {source.position(step.offset)}: {step.text}")
     return lines
 

@@ -1,0 +1,122 @@
+"""Which bindings V8 keeps in contexts, and which of those contexts an escaping closure holds.
+
+A binding is in a context when an inner function refers to it, or when it
+is a named catch parameter (V8 gives those a slot whether or not anything
+refers to them): the same test ``--policy v8`` applies, and the same V8
+scope (``policies.v8.ContextScopes``), checked against V8 by
+``tests/test_v8.py``.  A closure holds the context of every V8 scope around
+the point where it is created, and through the chain of ``previous`` links
+every such context of the functions around it::
+
+    function make() {             // make's function context: { big }
+      const big = new Big();
+      {                           // no context: nothing here is captured
+        const keep = () => 1;     //   holds make's function context, so `big`
+      }
+      const use = () => big;
+    }
+
+Only the bindings that could keep an object alive are candidates.  Left out,
+each for its reason: module-level bindings (the module's context lives as
+long as the program does), the bindings of a namespace body (it runs once),
+a function's or class's own name seen from inside it and a function created
+in its own scope (each holds a closure whose contexts the holder holds
+already: only the small function object itself is kept), bindings that only
+ever hold primitives (``values``), bindings a direct ``eval`` or ``with`` can
+reach and bindings of a function with a syntax error (nothing is known of
+them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Scope, ScopeKind
+from ..policies.v8 import ContextScope, ContextScopes, Part
+from ..source import SourceFile
+from .values import ValueShapes
+
+#: bindings that never keep more than the closure holding them keeps already.
+OWN_NAMES = frozenset({BindingKind.FUNCTION_NAME, BindingKind.CLASS_NAME, BindingKind.IMPORT, BindingKind.ENUM,
+                       BindingKind.NAMESPACE})
+#: activations that run once per program: what they keep alive is not kept per call.
+ONCE = frozenset({ClosureKind.MODULE, ClosureKind.NAMESPACE})
+
+
+@dataclass(slots=True)
+class Context:
+    """One V8 context: a scope (and which part of it), with the candidate bindings in its slots."""
+
+    place: ContextScope
+    bindings: list[Binding] = field(default_factory=list)
+    #: the bits of ``bindings`` in ``Candidates.bit``.
+    mask: int = 0
+
+
+class Candidates:
+    """The candidate bindings of a file, grouped by the context that holds them."""
+
+    def __init__(self, model: FileModel, source: SourceFile, shapes: ValueShapes):
+        self.source = source
+        self.scopes = ContextScopes(source)
+        #: scope -> its contexts (a function scope may have two: parameters and body).
+        self.contexts: dict[Scope, list[Context]] = {}
+        self.bit: dict[Binding, int] = {}
+        self.bindings: list[Binding] = []
+        self.context_of: dict[Binding, Context] = {}
+        for binding in model.bindings:
+            if self.eligible(binding) and self.in_context(binding) and shapes.may_hold_an_object(binding):
+                self.add(binding)
+
+    def eligible(self, binding: Binding) -> bool:
+        closure = binding.closure
+        if closure.kind in ONCE or binding.kind in OWN_NAMES or closure.has_syntax_error:
+            return False
+        if binding.scope.has_direct_eval:
+            return False
+        init = binding.init_closure
+        if init is not None and init.parent is closure and not any(
+                ref.is_write and not ref.is_declaration_write for ref in binding.references):
+            return False  # ``function helper() {}``, ``const f = () => ...``: the function object only
+        return True
+
+    def in_context(self, binding: Binding) -> bool:
+        if any(ref.closure is not binding.closure for ref in binding.references):
+            return True
+        return binding.scope.kind is ScopeKind.CATCH and self.scopes.of(binding).part is Part.CATCH
+
+    def add(self, binding: Binding) -> None:
+        place = self.scopes.of(binding)
+        contexts = self.contexts.setdefault(place.scope, [])
+        context = next((c for c in contexts if c.place.part is place.part), None)
+        if context is None:
+            context = Context(place)
+            contexts.append(context)
+        bit = 1 << len(self.bindings)
+        self.bit[binding] = bit
+        self.bindings.append(binding)
+        context.bindings.append(binding)
+        context.mask |= bit
+        self.context_of[binding] = context
+
+    def held_by(self, closure: Closure) -> list[Context]:
+        """The contexts that ``closure`` holds once created: those of the V8 scopes around its creation point,
+        in its function and in every function around it, innermost first."""
+        held: list[Context] = []
+        if closure.scope is None:
+            return held
+        scope: Scope | None = closure.scope.parent
+        owner: Closure | None = None
+        point = closure.creation_offset
+        while scope is not None and not scope.closure.is_module:
+            if scope.closure is not closure:  # a named function expression's own name is in its own context
+                if scope.closure is not owner:
+                    owner = scope.closure
+                    # where the closure, or the function around it that ``owner`` creates, is created
+                    point = (owner.child_containing(closure) or closure).creation_offset
+                for context in self.contexts.get(scope, ()):
+                    if context.place.part is Part.BODY and point < owner.body_start:
+                        continue  # a closure in a parameter default sees the parameters only
+                    held.append(context)
+            scope = scope.parent
+        return held
