@@ -70,6 +70,8 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) ->
             left_over = context.mask & ~uses
             if not left_over or not alone and all(context in candidates.held_by(c) for c in capturers):
                 continue  # it lives only in a context that its capturers keep, and this one with it
+            if outlived_by_an_enclosing_closure(closure, context.place.scope.closure, graph):
+                continue
             for binding in context.bindings:
                 if candidates.bit[binding] & left_over and not reach.may_hold(binding, closure):
                     retainers.setdefault(binding, []).append(closure)
@@ -78,6 +80,17 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) ->
         if shapes.clearing_write(binding) is None:
             out.append(retention(binding, retainers[binding], candidates.context_of[binding], source, graph))
     return out
+
+
+def outlived_by_an_enclosing_closure(closure: Closure, function: Closure, graph: EscapeGraph) -> bool:
+    """A closure nested in one that escapes ``function`` is made when that one runs: the outer one is the
+    retainer to judge (it runs the inner one, and holds the same contexts of ``function``)."""
+    enclosing = closure.parent
+    while enclosing is not None and enclosing is not function:
+        if graph.escapes(enclosing):
+            return True
+        enclosing = enclosing.parent
+    return False
 
 
 def may_be_in_a_context(binding: Binding) -> bool:

@@ -161,6 +161,8 @@ class Reach:
                 operator = parent.child_by_field_name("operator")
                 if operator is None or operator.type not in ("&&", "||", "??"):
                     return targets
+            if kind == "object" and THIS not in targets:
+                targets.append(THIS)  # a method may call its siblings through `this`
             if kind == "class_body":
                 targets.append(THIS)
                 owner = parent.parent
