@@ -86,5 +86,5 @@ LEAK = ROOT / "tests" / "fixtures" / "retention" / \
 def test_each_documented_fix_lets_v8_collect_the_object(alive, function):
     """The fixes of docs/retention.md, each applied to the leak of ``make``: V8 collects ``big``."""
     assert alive[f"{relative(LEAK)}::make"], "the unfixed leak must be alive, or the fixes prove nothing"
-    assert alive[f"{relative(FIXES)}::{function}"] == []
+    assert "big" not in {o["name"] for o in alive[f"{relative(FIXES)}::{function}"]}
     assert "big" not in reported(FIXES, function)
