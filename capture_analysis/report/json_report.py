@@ -22,6 +22,8 @@ from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals
 
 SCHEMA = "boxcheck/1"
+#: a module wrapper's binding may be kept by thousands of closures: the first ones, and how many there are.
+RETAINERS_SHOWN = 5
 
 
 #: an enum member's ``value`` as a JSON string, looked up without the descriptor ``Enum.value`` goes through.
@@ -113,7 +115,8 @@ class FileRecords:
             "binding": retention.binding.name,
             "line": pos.line,
             "column": pos.column,
-            "retained_by": [self.closure_ref(c) for c in retention.retained_by],
+            "retained_by": [self.closure_ref(c) for c in retention.retained_by[:RETAINERS_SHOWN]],
+            "retained_by_count": len(retention.retained_by),
             "referenced_by": [self.closure_ref(c) for c in retention.referenced_by],
             "context": retention.context,
         }

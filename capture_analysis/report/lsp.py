@@ -64,7 +64,8 @@ def retention_data(analysis: FileAnalysis, retention: Retention) -> dict[str, An
     return {
         "binding": retention.binding.name,
         "function": retention.binding.closure.name,
-        "retained_by": [closure(c) for c in retention.retained_by],
+        "retained_by": [closure(c) for c in retention.retained_by[:5]],
+        "retained_by_count": len(retention.retained_by),
         "referenced_by": [closure(c) for c in retention.referenced_by],
         "context": retention.context,
     }

@@ -37,7 +37,7 @@ from ..policies.support import capturers_of, closure_label
 from ..policies.v8 import Part
 from ..records import Retention, Step
 from ..source import SourceFile
-from .contexts import ONCE, Candidates, Context
+from .contexts import Candidates, Context, runs_once
 from .reach import Reach, escape_routes
 from .values import ValueShapes
 
@@ -95,7 +95,7 @@ def outlived_by_an_enclosing_closure(closure: Closure, function: Closure, graph:
 
 def may_be_in_a_context(binding: Binding) -> bool:
     """Cheap: a binding of a function that another closure refers to, or a catch parameter."""
-    if binding.closure.kind in ONCE:
+    if runs_once(binding.closure):
         return False
     return binding.scope.kind is ScopeKind.CATCH or any(ref.closure is not binding.closure
                                                       for ref in binding.references)

@@ -18,7 +18,8 @@ every such context of the functions around it::
 
 Only the bindings that could keep an object alive are candidates.  Left out,
 each for its reason: module-level bindings (the module's context lives as
-long as the program does), the bindings of a namespace body (it runs once),
+long as the program does), the bindings of a namespace body and of a function
+called where it stands at module level (a module wrapper: each runs once),
 a function's or class's own name seen from inside it and a function created
 in its own scope (each holds a closure whose contexts the holder holds
 already: only the small function object itself is kept), bindings that only
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Scope, ScopeKind
+from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Scope, ScopeKind, UseKind
 from ..policies.v8 import ContextScope, ContextScopes, Part
 from ..source import SourceFile
 from .values import ValueShapes
@@ -41,6 +42,18 @@ OWN_NAMES = frozenset({BindingKind.FUNCTION_NAME, BindingKind.CLASS_NAME, Bindin
                        BindingKind.NAMESPACE})
 #: activations that run once per program: what they keep alive is not kept per call.
 ONCE = frozenset({ClosureKind.MODULE, ClosureKind.NAMESPACE})
+
+
+def runs_once(closure: Closure) -> bool:
+    """The module, a namespace body, and a function called where it stands inside one of them (a module
+    wrapper ``(function () { ... })()``): what they keep alive is kept once per program, as module bindings."""
+    while closure.kind not in ONCE:
+        use = closure.use
+        if closure.binding is not None or use.kind is not UseKind.CALLEE or closure.is_async or closure.is_generator \
+                or closure.parent is None:
+            return False
+        closure = closure.parent
+    return True
 
 
 @dataclass(slots=True)
@@ -70,7 +83,7 @@ class Candidates:
 
     def eligible(self, binding: Binding) -> bool:
         closure = binding.closure
-        if closure.kind in ONCE or binding.kind in OWN_NAMES or closure.has_syntax_error:
+        if runs_once(closure) or binding.kind in OWN_NAMES or closure.has_syntax_error:
             return False
         if binding.scope.has_direct_eval:
             return False
