@@ -328,3 +328,24 @@ def test_a_site_allocated_only_in_a_branch_says_so() -> None:
     drawn = Panel(apply_policy(bound, legacy), list(bound.model.module.children), False, "").build()
     site, _ = find(drawn, "box · per call")
     assert site.attrs["label"] == "box · per call\\n1 binding\\nonly if the branch @2 runs"
+
+
+LEAK = """\
+export function make() {
+  const big = new Big();
+  const use = () => big.data.length;
+  use();
+  return () => 1;
+}
+"""
+
+
+def test_a_retention_is_a_dashed_edge_from_the_closure_that_keeps_the_binding() -> None:
+    drawn = panel(LEAK)
+    keeper, _ = find(drawn, "arrow @5")
+    big, _ = find(drawn, "big: const @2")
+    use, _ = find(drawn, "use @3")
+    kept = edge(drawn, keeper, big)
+    assert kept["style"] == "dashed" and kept["label"] == "keeps"
+    assert "keeps big alive through the function context of `make`, without using it (BX107)" in kept["tooltip"]
+    assert edge(drawn, use, big)["tooltip"] == "use @3 reads big"

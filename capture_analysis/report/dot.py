@@ -60,6 +60,8 @@ from ..records import Decision, FunctionReport, Site
 FONT = "Helvetica"
 READ_COLOR = "#555555"
 WRITE_COLOR = "#c0392b"
+#: BX107: a closure keeps a binding alive that it never uses.
+RETAIN_COLOR = "#8e44ad"
 ESCAPE_COLOR = "#c0392b"
 
 #: node attributes per storage class: shape and fill tell the storage apart without the legend's colors too.
@@ -224,6 +226,7 @@ class Panel:
         for closure in self.expanded:
             self.function_cluster(closure)
         self.capture_edges()
+        self.retention_edges()
         return self
 
     def place(self, cluster: Cluster, parent: Cluster | None) -> None:
@@ -382,6 +385,20 @@ class Panel:
                 else:
                     attrs.update(color=READ_COLOR)
                 self.edges.append(Edge(self.closure_id(closure), self.binding_ids[binding], attrs))
+
+    def retention_edges(self, shown: int = 3) -> None:
+        """A dashed edge from a closure to a binding it keeps alive without using it (BX107), a few per binding."""
+        for closure in self.expanded:
+            report = self.report_of.get(closure)
+            for retention in report.retentions if report is not None else ():
+                binding = retention.binding
+                if binding not in self.binding_ids or binding not in self.shown:
+                    continue
+                for holder in [c for c in retention.retained_by if c in self.drawn][:shown]:
+                    self.edges.append(Edge(self.closure_id(holder), self.binding_ids[binding], {
+                        "style": "dashed", "color": RETAIN_COLOR, "fontcolor": RETAIN_COLOR, "label": "keeps",
+                        "tooltip": text(f"{self.closure_name(holder)} keeps {binding.name} alive through "
+                                        f"{retention.context}, without using it (BX107)")}))
 
     # totals
 
