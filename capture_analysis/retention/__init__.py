@@ -32,12 +32,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..escape import EscapeGraph
-from ..model import Binding, Closure, FileModel, ScopeKind
+from ..model import Binding, Closure, FileModel
 from ..policies.support import capturers_of, closure_label
-from ..policies.v8 import Part
+from ..policies.v8 import ContextScope, Part
 from ..records import Retention, Step
 from ..source import SourceFile
-from .contexts import Candidates, Context, runs_once
+from .contexts import Candidates, Context
 from .reach import Reach, escape_routes
 from .values import ValueShapes
 
@@ -48,38 +48,65 @@ SHOWN = 3
 
 
 def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) -> list[Retention]:
-    """The retentions of a file, in the order of the bindings' declarations."""
-    if not any(may_be_in_a_context(binding) for binding in model.bindings):
-        return []  # most files: no binding of a function is captured, so no context holds anything
-    outliving = [c for c in model.closures if c.parent is not None and not c.parent.is_module and graph.escapes(c)]
-    if not outliving:
-        return []
-    shapes = ValueShapes(source)
-    candidates = Candidates(model, source, shapes)
+    """The retentions of a file, in the order of the bindings' declarations.
+
+    Cheapest questions first: most files have no candidate; in most of the rest every closure that holds a
+    context refers (itself or through the closures nested in it) to everything in it; only then is it asked
+    whether the closure escapes (which may build the escape graph) and what else it can run."""
+    candidates = Candidates(model, source)
     if not candidates.bindings:
         return []
-    holding = [(closure, held) for closure in outliving if (held := candidates.held_by(closure))]
-    if not holding:
+    nested = nested_uses(candidates)
+    pending = []
+    for closure in model.closures:
+        if closure.parent is None or closure.parent.is_module:
+            continue
+        held = [(context, mask) for context, mask in candidates.held_by(closure) if mask & ~nested.get(closure, 0)]
+        if held and graph.escapes(closure):
+            pending.append((closure, held))
+    if not pending:
         return []
     reach = Reach(model, source, graph, candidates.bit)
     retainers: dict[Binding, list[Closure]] = {}
-    for closure, held in holding:
+    for closure, held in pending:
         uses = reach.uses(closure)
         alone, capturers = escape_routes(graph, closure)
-        for context in held:
-            left_over = context.mask & ~uses
-            if not left_over or not alone and all(context in candidates.held_by(c) for c in capturers):
+        for context, mask in held:
+            left_over = mask & ~uses
+            if not left_over or not alone and all(held_mask(candidates, c, context) & left_over == left_over
+                                                  for c in capturers):
                 continue  # it lives only in a context that its capturers keep, and this one with it
-            if outlived_by_an_enclosing_closure(closure, context.place.scope.closure, graph):
+            if outlived_by_an_enclosing_closure(closure, context.scope.closure, graph):
                 continue
             for binding in context.bindings:
                 if candidates.bit[binding] & left_over and not reach.may_hold(binding, closure):
                     retainers.setdefault(binding, []).append(closure)
+    shapes = ValueShapes(source)
     out = []
     for binding in sorted(retainers, key=lambda b: b.start):
-        if shapes.clearing_write(binding) is None:
-            out.append(retention(binding, retainers[binding], candidates.context_of[binding], source, graph))
+        if shapes.may_hold_an_object(binding) and shapes.clearing_write(binding) is None:
+            out.append(retention(binding, retainers[binding], candidates.place(binding), source, graph))
     return out
+
+
+def nested_uses(candidates: Candidates) -> dict[Closure, int]:
+    """The candidates each closure refers to, itself or through the closures nested in it (a direct ``eval``
+    refers to everything)."""
+    uses: dict[Closure, int] = {}
+    everything = (1 << len(candidates.bindings)) - 1
+    for binding, bit in candidates.bit.items():
+        for ref in binding.references:
+            closure: Closure | None = ref.closure
+            while closure is not None and closure is not binding.closure:
+                uses[closure] = uses.get(closure, 0) | bit
+                closure = closure.parent
+            if ref.closure.dynamic_scope_sites:
+                uses[ref.closure] = everything
+    return uses
+
+
+def held_mask(candidates: Candidates, closure: Closure, context: Context) -> int:
+    return next((mask for held, mask in candidates.held_by(closure) if held is context), 0)
 
 
 def outlived_by_an_enclosing_closure(closure: Closure, function: Closure, graph: EscapeGraph) -> bool:
@@ -93,20 +120,12 @@ def outlived_by_an_enclosing_closure(closure: Closure, function: Closure, graph:
     return False
 
 
-def may_be_in_a_context(binding: Binding) -> bool:
-    """Cheap: a binding of a function that another closure refers to, or a catch parameter."""
-    if runs_once(binding.closure):
-        return False
-    return binding.scope.kind is ScopeKind.CATCH or any(ref.closure is not binding.closure
-                                                      for ref in binding.references)
-
-
-def retention(binding: Binding, retained_by: list[Closure], context: Context, source: SourceFile,
+def retention(binding: Binding, retained_by: list[Closure], place: ContextScope, source: SourceFile,
               graph: EscapeGraph) -> Retention:
     referenced_by = capturers_of(binding.closure, [ref.closure for ref in binding.references
                                                    if ref.closure is not binding.closure])
-    where = context_words(context, binding.closure, source)
-    record = Retention(binding, retained_by, referenced_by, where, context.place.offset)
+    where = context_words(place, binding.closure, source)
+    record = Retention(binding, retained_by, referenced_by, where, place.offset)
     first = retained_by[0]
     record.evidence = evidence(record, source, graph)
     record.message = (f"`{binding.name}` is kept alive by {escaping_words(first, source, graph)}"
@@ -115,11 +134,11 @@ def retention(binding: Binding, retained_by: list[Closure], context: Context, so
     return record
 
 
-def context_words(context: Context, function: Closure, source: SourceFile) -> str:
+def context_words(place: ContextScope, function: Closure, source: SourceFile) -> str:
     owner = closure_label(source, function)
-    if context.place.part is Part.FUNCTION:
+    if place.part is Part.FUNCTION:
         return f"the function context of {owner}"
-    return f"{replace(context.place, branch=None).describe(source)}, in {owner}"
+    return f"{replace(place, branch=None).describe(source)}, in {owner}"
 
 
 def escaping_words(closure: Closure, source: SourceFile, graph: EscapeGraph) -> str:

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Scope, ScopeKind, UseKind
 from ..policies.v8 import ContextScope, ContextScopes, Part
 from ..source import SourceFile
-from .values import ValueShapes
 
 #: bindings that never keep more than the closure holding them keeps already.
 OWN_NAMES = frozenset({BindingKind.FUNCTION_NAME, BindingKind.CLASS_NAME, BindingKind.IMPORT, BindingKind.ENUM,
@@ -58,27 +57,28 @@ def runs_once(closure: Closure) -> bool:
 
 @dataclass(slots=True)
 class Context:
-    """One V8 context: a scope (and which part of it), with the candidate bindings in its slots."""
+    """The candidate bindings of one scope, in V8's context of that scope (a function whose parameters are not
+    simple has two: the parameters', which a closure in a parameter default holds, and the body's)."""
 
-    place: ContextScope
+    scope: Scope
     bindings: list[Binding] = field(default_factory=list)
-    #: the bits of ``bindings`` in ``Candidates.bit``.
+    #: the bits of ``bindings`` in ``Candidates.bit``, and of the parameters among them.
     mask: int = 0
+    parameters: int = 0
 
 
 class Candidates:
-    """The candidate bindings of a file, grouped by the context that holds them."""
+    """The candidate bindings of a file, by scope.  Cheap: the syntax is asked only of catch parameters nothing
+    refers to; which V8 context holds a binding, in words, is found for the ones reported (``place``)."""
 
-    def __init__(self, model: FileModel, source: SourceFile, shapes: ValueShapes):
+    def __init__(self, model: FileModel, source: SourceFile):
         self.source = source
         self.scopes = ContextScopes(source)
-        #: scope -> its contexts (a function scope may have two: parameters and body).
-        self.contexts: dict[Scope, list[Context]] = {}
+        self.contexts: dict[Scope, Context] = {}
         self.bit: dict[Binding, int] = {}
         self.bindings: list[Binding] = []
-        self.context_of: dict[Binding, Context] = {}
         for binding in model.bindings:
-            if self.eligible(binding) and self.in_context(binding) and shapes.may_hold_an_object(binding):
+            if self.in_context(binding) and self.eligible(binding):
                 self.add(binding)
 
     def eligible(self, binding: Binding) -> bool:
@@ -94,42 +94,50 @@ class Candidates:
         return True
 
     def in_context(self, binding: Binding) -> bool:
-        if any(ref.closure is not binding.closure for ref in binding.references):
-            return True
-        return binding.scope.kind is ScopeKind.CATCH and self.scopes.of(binding).part is Part.CATCH
+        closure = binding.closure
+        for ref in binding.references:
+            if ref.closure is not closure:
+                return True
+        return binding.kind is BindingKind.CATCH and self.scopes.of(binding).part is Part.CATCH
 
     def add(self, binding: Binding) -> None:
-        place = self.scopes.of(binding)
-        contexts = self.contexts.setdefault(place.scope, [])
-        context = next((c for c in contexts if c.place.part is place.part), None)
+        context = self.contexts.get(binding.scope)
         if context is None:
-            context = Context(place)
-            contexts.append(context)
+            context = self.contexts[binding.scope] = Context(binding.scope)
         bit = 1 << len(self.bindings)
         self.bit[binding] = bit
         self.bindings.append(binding)
         context.bindings.append(binding)
         context.mask |= bit
-        self.context_of[binding] = context
+        if binding.kind is BindingKind.PARAM:
+            context.parameters |= bit
 
-    def held_by(self, closure: Closure) -> list[Context]:
-        """The contexts that ``closure`` holds once created: those of the V8 scopes around its creation point,
-        in its function and in every function around it, innermost first."""
-        held: list[Context] = []
+    def place(self, binding: Binding) -> ContextScope:
+        return self.scopes.of(binding)
+
+    def held_by(self, closure: Closure) -> list[tuple[Context, int]]:
+        """The contexts that ``closure`` holds once created, with the bits of each that it holds: those of the
+        V8 scopes around its creation point, in its function and in every function around it, innermost first."""
+        held: list[tuple[Context, int]] = []
         if closure.scope is None:
             return held
         scope: Scope | None = closure.scope.parent
         owner: Closure | None = None
         point = closure.creation_offset
+        contexts = self.contexts
         while scope is not None and not scope.closure.is_module:
             if scope.closure is not closure:  # a named function expression's own name is in its own context
                 if scope.closure is not owner:
                     owner = scope.closure
                     # where the closure, or the function around it that ``owner`` creates, is created
                     point = (owner.child_containing(closure) or closure).creation_offset
-                for context in self.contexts.get(scope, ()):
-                    if context.place.part is Part.BODY and point < owner.body_start:
-                        continue  # a closure in a parameter default sees the parameters only
-                    held.append(context)
+                context = contexts.get(scope)
+                if context is not None:
+                    if scope.kind is ScopeKind.FUNCTION and point < owner.body_start:
+                        # in a parameter default: only the parameters' context (the list is not simple)
+                        if context.parameters:
+                            held.append((context, context.parameters))
+                    else:
+                        held.append((context, context.mask))
             scope = scope.parent
         return held
