@@ -95,9 +95,10 @@ def nested_uses(candidates: Candidates) -> dict[Closure, int]:
     uses: dict[Closure, int] = {}
     everything = (1 << len(candidates.bindings)) - 1
     for binding, bit in candidates.bit.items():
+        owner = binding.scope.closure
         for ref in binding.references:
             closure: Closure | None = ref.closure
-            while closure is not None and closure is not binding.closure:
+            while closure is not None and closure is not owner:
                 uses[closure] = uses.get(closure, 0) | bit
                 closure = closure.parent
             if ref.closure.dynamic_scope_sites:

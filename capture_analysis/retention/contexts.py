@@ -78,7 +78,7 @@ class Candidates:
         self.bit: dict[Binding, int] = {}
         self.bindings: list[Binding] = []
         for binding in model.bindings:
-            if self.in_context(binding) and self.eligible(binding):
+            if binding.scope.closure.kind not in ONCE and self.in_context(binding) and self.eligible(binding):
                 self.add(binding)
 
     def eligible(self, binding: Binding) -> bool:
@@ -94,7 +94,7 @@ class Candidates:
         return True
 
     def in_context(self, binding: Binding) -> bool:
-        closure = binding.closure
+        closure = binding.scope.closure
         for ref in binding.references:
             if ref.closure is not closure:
                 return True

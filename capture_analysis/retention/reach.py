@@ -79,12 +79,23 @@ class Reach:
         for closure in model.closures:
             if not closure.is_module:
                 self.closure_edges(closure)
+        # The references that matter: to a candidate (a use), to a binding something lands in (a way to run
+        # it), and to an undeclared `arguments`.
+        for binding in bit:
+            for ref in binding.references:
+                self.add_reference(ref, landings)
+        for binding in landings:
+            if isinstance(binding, Binding) and binding not in bit:
+                for ref in binding.references:
+                    self.add_reference(ref, landings)
         for ref in model.references:
-            self.add_reference(ref, landings)
-        self.this_edges()
+            if ref.binding is None and ref.name == "arguments":
+                self.add_reference(ref, landings)
         for target, sources in landings.items():
             self.edges.setdefault(target, []).extend(sources)
         self.landed = landings
+        #: closures already searched for ``this`` (``successors``).
+        self.searched: set[Closure] = set()
 
     # -- the graph -----------------------------------------------------------------------------------
 
@@ -215,26 +226,20 @@ class Reach:
             return list(self.bindings_by_start.get(node.start_byte, ()))
         return []
 
-    def this_edges(self) -> None:
-        """Every closure whose own code says ``this`` or ``super`` reaches ``THIS``.
+    def successors(self, node: object) -> list[object]:
+        """The edges of ``node``; a closure whose text says ``this`` or ``super`` also reaches ``THIS``.
 
-        Found in the text (a word search runs in C; a query over the tree cost a third of the analysis):
-        the word in a string, a comment or a longer name counts too, which can only hide findings."""
-        spans = sorted((c.start, -c.end, c.index, c) for c in self.model.closures if not c.is_module)
-        open_: list[Closure] = []
-        position = 0
-        for match in THIS_WORD.finditer(self.source.data):
-            offset = match.start()
-            while position < len(spans) and spans[position][0] <= offset:
-                closure = spans[position][3]
-                while open_ and open_[-1].end <= closure.start:
-                    open_.pop()
-                open_.append(closure)
-                position += 1
-            while open_ and open_[-1].end <= offset:
-                open_.pop()
-            if open_:
-                self.edges.setdefault(open_[-1], []).append(THIS)
+        Searched in the text, only for the closures a question reaches (a word search runs in C; a query
+        over the tree cost a third of the analysis). The whole span counts, nested closures included, which
+        changes nothing: they are reached from it anyway. The word in a string, a comment or a longer name
+        counts too, which can only hide findings."""
+        out = self.edges.get(node, [])
+        if isinstance(node, Closure) and node not in self.searched:
+            self.searched.add(node)
+            if THIS_WORD.search(self.source.data, node.start, node.end) is not None:
+                out = self.edges.setdefault(node, [])
+                out.append(THIS)
+        return out
 
     # -- the answers ---------------------------------------------------------------------------------
 
@@ -260,7 +265,7 @@ class Reach:
     def solve(self, roots: Iterable[object]) -> None:
         """Tarjan's algorithm without recursion: a component's mask is its members' weights and its successors'
         masks, and components are finished successors first."""
-        masks, weight, edges = self.masks, self.weight, self.edges
+        masks, weight, successors = self.masks, self.weight, self.successors
         index: dict[object, int] = {}
         low: dict[object, int] = {}
         stack: list[object] = []
@@ -275,9 +280,9 @@ class Reach:
                     index[node] = low[node] = len(index)
                     stack.append(node)
                     on_stack.add(node)
-                successors = edges.get(node, ())
-                while position < len(successors):
-                    following = successors[position]
+                following_nodes = successors(node)
+                while position < len(following_nodes):
+                    following = following_nodes[position]
                     position += 1
                     if following in masks:
                         continue
@@ -299,7 +304,7 @@ class Reach:
                         mask = 0
                         for member in members:
                             mask |= weight.get(member, 0)
-                            for following in edges.get(member, ()):
+                            for following in successors(member):
                                 mask |= masks.get(following, 0)
                         for member in members:
                             masks[member] = mask
