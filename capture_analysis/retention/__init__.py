@@ -37,7 +37,7 @@ from ..policies.support import capturers_of, closure_label
 from ..policies.v8 import ContextScope, Part
 from ..records import Retention, Step
 from ..source import SourceFile
-from .contexts import Candidates, Context
+from .contexts import Candidates
 from .reach import Reach, escape_routes
 from .values import ValueShapes
 
@@ -52,73 +52,102 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) ->
 
     Cheapest questions first: most files have no candidate; in most of the rest every closure that holds a
     context refers (itself or through the closures nested in it) to everything in it; only then is it asked
-    whether the closure escapes (which may build the escape graph) and what else it can run."""
-    candidates = Candidates(model, source)
+    whether the closure escapes (which may build the escape graph) and what else it can run.  Sets of
+    candidates are bit masks, so that deep nesting costs big-integer operations, not loops."""
+    shapes = ValueShapes(source)
+    candidates = Candidates(model, source, shapes)
     if not candidates.bindings:
         return []
-    nested = nested_uses(candidates)
-    pending = []
-    for closure in model.closures:
-        if closure.parent is None or closure.parent.is_module:
-            continue
-        held = [(context, mask) for context, mask in candidates.held_by(closure) if mask & ~nested.get(closure, 0)]
-        if held and graph.escapes(closure):
-            pending.append((closure, held))
+    nested = nested_uses(model, candidates)
+    pending = [closure for closure in model.closures if closure.parent is not None and not closure.parent.is_module
+               and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
     if not pending:
         return []
     reach = Reach(model, source, graph, candidates.bit)
-    retainers: dict[Binding, list[Closure]] = {}
-    for closure, held in pending:
-        uses = reach.uses(closure)
+    found = Found(candidates, shapes)
+    enclosing: dict[Closure, Closure | None] = {}
+    for closure in pending:
+        left_over = candidates.held(closure) & ~reach.uses(closure) & ~found.dead
+        if not left_over:
+            continue
+        outer = nearest_escaping_ancestor(closure, graph, enclosing)
+        if outer is not None:
+            # made when ``outer`` runs: for ``outer``'s own contexts and those around it, ``outer`` is judged
+            left_over &= ~candidates.held(outer)
         alone, capturers = escape_routes(graph, closure)
-        for context, mask in held:
-            left_over = mask & ~uses
-            if not left_over or not alone and all(held_mask(candidates, c, context) & left_over == left_over
-                                                  for c in capturers):
-                continue  # it lives only in a context that its capturers keep, and this one with it
-            if outlived_by_an_enclosing_closure(closure, context.scope.closure, graph):
-                continue
-            for binding in context.bindings:
-                if candidates.bit[binding] & left_over and not reach.may_hold(binding, closure):
-                    retainers.setdefault(binding, []).append(closure)
-    shapes = ValueShapes(source)
-    out = []
-    for binding in sorted(retainers, key=lambda b: b.start):
-        if shapes.may_hold_an_object(binding) and shapes.clearing_write(binding) is None:
-            out.append(retention(binding, retainers[binding], candidates.place(binding), source, graph))
-    return out
+        if not alone and capturers:
+            kept_anyway = -1
+            for capturer in capturers:
+                kept_anyway &= candidates.held(capturer)
+            left_over &= ~kept_anyway  # it lives only in contexts its capturers keep, with these in them
+        found.add(closure, left_over, reach)
+    return [retention(binding, closures, candidates.place(binding), source, graph)
+            for binding, closures in sorted(found.retainers.items(), key=lambda item: item[0].start)]
 
 
-def nested_uses(candidates: Candidates) -> dict[Closure, int]:
+class Found:
+    """The retaining closures of each binding; a binding cleared before the function ends is looked at once,
+    then masked."""
+
+    def __init__(self, candidates: Candidates, shapes: ValueShapes):
+        self.candidates = candidates
+        self.shapes = shapes
+        self.dead = 0
+        self.retainers: dict[Binding, list[Closure]] = {}
+
+    def add(self, closure: Closure, left_over: int, reach: Reach) -> None:
+        bindings = self.candidates.bindings
+        while left_over:
+            low = left_over & -left_over
+            left_over ^= low
+            binding = bindings[low.bit_length() - 1]
+            if binding not in self.retainers:
+                if self.shapes.clearing_write(binding) is not None:
+                    self.dead |= low
+                    continue
+                self.retainers[binding] = []
+            if not reach.may_hold(binding, closure):
+                self.retainers[binding].append(closure)
+        for binding in [b for b, closures in self.retainers.items() if not closures]:
+            del self.retainers[binding]
+
+
+def nearest_escaping_ancestor(closure: Closure, graph: EscapeGraph,
+                              memo: dict[Closure, Closure | None]) -> Closure | None:
+    """The innermost function around ``closure`` (below the module) that escapes its own activation; memoized
+    for every closure on the way, so that deep nesting costs linear time."""
+    chain: list[Closure] = []
+    walk = closure
+    while walk not in memo:
+        parent = walk.parent
+        if parent is None or parent.is_module:
+            memo[walk] = None
+        elif graph.escapes(parent):
+            memo[walk] = parent
+        else:
+            chain.append(walk)
+            walk = parent
+    for inner in chain:
+        memo[inner] = memo[walk]
+    return memo[closure]
+
+
+def nested_uses(model: FileModel, candidates: Candidates) -> dict[Closure, int]:
     """The candidates each closure refers to, itself or through the closures nested in it (a direct ``eval``
-    refers to everything)."""
+    refers to everything): each closure's own references, added up from the innermost out."""
     uses: dict[Closure, int] = {}
     everything = (1 << len(candidates.bindings)) - 1
     for binding, bit in candidates.bit.items():
-        owner = binding.scope.closure
         for ref in binding.references:
-            closure: Closure | None = ref.closure
-            while closure is not None and closure is not owner:
-                uses[closure] = uses.get(closure, 0) | bit
-                closure = closure.parent
-            if ref.closure.dynamic_scope_sites:
-                uses[ref.closure] = everything
+            uses[ref.closure] = uses.get(ref.closure, 0) | bit
+    for closure in model.closures:
+        if closure.dynamic_scope_sites:
+            uses[closure] = everything
+    for closure in reversed(model.closures):
+        parent = closure.parent
+        if parent is not None and closure in uses:
+            uses[parent] = uses.get(parent, 0) | uses[closure]
     return uses
-
-
-def held_mask(candidates: Candidates, closure: Closure, context: Context) -> int:
-    return next((mask for held, mask in candidates.held_by(closure) if held is context), 0)
-
-
-def outlived_by_an_enclosing_closure(closure: Closure, function: Closure, graph: EscapeGraph) -> bool:
-    """A closure nested in one that escapes ``function`` is made when that one runs: the outer one is the
-    retainer to judge (it runs the inner one, and holds the same contexts of ``function``)."""
-    enclosing = closure.parent
-    while enclosing is not None and enclosing is not function:
-        if graph.escapes(enclosing):
-            return True
-        enclosing = enclosing.parent
-    return False
 
 
 def retention(binding: Binding, retained_by: list[Closure], place: ContextScope, source: SourceFile,

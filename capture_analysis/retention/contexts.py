@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Scope, ScopeKind, UseKind
 from ..policies.v8 import ContextScope, ContextScopes, Part
 from ..source import SourceFile
+from .values import ValueShapes
 
 #: bindings that never keep more than the closure holding them keeps already.
 OWN_NAMES = frozenset({BindingKind.FUNCTION_NAME, BindingKind.CLASS_NAME, BindingKind.IMPORT, BindingKind.ENUM,
@@ -68,17 +69,21 @@ class Context:
 
 
 class Candidates:
-    """The candidate bindings of a file, by scope.  Cheap: the syntax is asked only of catch parameters nothing
-    refers to; which V8 context holds a binding, in words, is found for the ones reported (``place``)."""
+    """The candidate bindings of a file, by scope.  The syntax is asked what a captured binding may hold (one
+    look each, from the root down) and whether a catch parameter nothing refers to is a named one; which V8
+    context holds a binding, in words, is found for the ones reported (``place``)."""
 
-    def __init__(self, model: FileModel, source: SourceFile):
+    def __init__(self, model: FileModel, source: SourceFile, shapes: ValueShapes):
         self.source = source
         self.scopes = ContextScopes(source)
         self.contexts: dict[Scope, Context] = {}
         self.bit: dict[Binding, int] = {}
         self.bindings: list[Binding] = []
+        self.held_memo: dict[Closure, int] = {}
+        self.scope_memo: dict[Scope, int] = {}
         for binding in model.bindings:
-            if binding.scope.closure.kind not in ONCE and self.in_context(binding) and self.eligible(binding):
+            if binding.scope.closure.kind not in ONCE and self.in_context(binding) and self.eligible(binding) \
+                    and shapes.may_hold_an_object(binding):
                 self.add(binding)
 
     def eligible(self, binding: Binding) -> bool:
@@ -115,29 +120,44 @@ class Candidates:
     def place(self, binding: Binding) -> ContextScope:
         return self.scopes.of(binding)
 
-    def held_by(self, closure: Closure) -> list[tuple[Context, int]]:
-        """The contexts that ``closure`` holds once created, with the bits of each that it holds: those of the
-        V8 scopes around its creation point, in its function and in every function around it, innermost first."""
-        held: list[tuple[Context, int]] = []
-        if closure.scope is None:
-            return held
-        scope: Scope | None = closure.scope.parent
-        owner: Closure | None = None
-        point = closure.creation_offset
-        contexts = self.contexts
-        while scope is not None and not scope.closure.is_module:
-            if scope.closure is not closure:  # a named function expression's own name is in its own context
-                if scope.closure is not owner:
-                    owner = scope.closure
-                    # where the closure, or the function around it that ``owner`` creates, is created
-                    point = (owner.child_containing(closure) or closure).creation_offset
-                context = contexts.get(scope)
-                if context is not None:
-                    if scope.kind is ScopeKind.FUNCTION and point < owner.body_start:
-                        # in a parameter default: only the parameters' context (the list is not simple)
-                        if context.parameters:
-                            held.append((context, context.parameters))
-                    else:
-                        held.append((context, context.mask))
+    def held(self, closure: Closure) -> int:
+        """The candidates in the contexts that ``closure`` holds once created: those of the V8 scopes around its
+        creation point in its function, and what that function holds, and so on out (memoized: linear time
+        in deep nesting)."""
+        memo = self.held_memo
+        chain: list[Closure] = []
+        walk: Closure | None = closure
+        while walk is not None and walk not in memo and walk.parent is not None and not walk.parent.is_module:
+            chain.append(walk)
+            walk = walk.parent
+        outer = memo.get(walk, 0) if walk is not None else 0
+        for inner in reversed(chain):
+            outer = memo[inner] = self.within(inner) | outer
+        return memo.get(closure, 0)
+
+    def within(self, closure: Closure) -> int:
+        """The candidates of the scopes of ``closure.parent`` around the point where ``closure`` is created."""
+        scope = closure.scope.parent if closure.scope is not None else None
+        while scope is not None and scope.closure is closure:
+            scope = scope.parent  # a named function expression's own name, in its own context
+        if scope is None:
+            return 0
+        owner = scope.closure
+        if scope.kind is ScopeKind.FUNCTION and closure.creation_offset < owner.body_start:
+            # in a parameter default: only the parameters' context (the list is not simple)
+            context = self.contexts.get(scope)
+            return (context.parameters if context is not None else 0) | self.around(scope.parent, owner)
+        return self.around(scope, owner)
+
+    def around(self, scope: Scope | None, owner: Closure) -> int:
+        """The candidates of ``scope`` and the scopes around it that belong to ``owner`` (memoized by scope)."""
+        memo = self.scope_memo
+        chain: list[Scope] = []
+        while scope is not None and scope.closure is owner and scope not in memo:
+            chain.append(scope)
             scope = scope.parent
-        return held
+        outer = memo.get(scope, 0) if scope is not None and scope.closure is owner else 0
+        for inner in reversed(chain):
+            context = self.contexts.get(inner)
+            outer = memo[inner] = (context.mask if context is not None else 0) | outer
+        return outer

@@ -22,6 +22,8 @@ a call in between is not modelled.
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 
 from ..bind.syntax import FUNCTION_NODES, unwrap
@@ -42,6 +44,9 @@ NUMERIC_ASSIGNMENTS = frozenset({"-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">
 EXITS = frozenset({"return_statement", "throw_statement", "break_statement", "continue_statement",
                    "yield_expression", "await_expression"})
 BLOCKS = frozenset({"statement_block", "program", "class_static_block"})
+#: ``n = 0;``, ``n: number = -1,`` right after a declared name: a literal, and nothing after it.
+LITERAL_INITIALIZER = re.compile(rb"[ \t]*(?::[^=;\n]*)?=[ \t]*(?:-?[0-9][0-9_.a-zA-Z]*|true|false|null|undefined)"
+                                 rb"[ \t]*[;,]")
 
 
 def primitive(node: Node | None) -> bool:
@@ -72,37 +77,43 @@ class ValueShapes:
         return node_at(self.source, start, end)
 
     def written_value(self, ref: Reference) -> tuple[Node | None, str] | None:
-        """The value a write stores and its operator (``=``, ``+=``, ``++``), or None for a pattern or a loop head."""
-        node = self.node(ref.start, ref.end)
-        while node.parent is not None and node.parent.type in ("parenthesized_expression", "as_expression",
-                                                                "satisfies_expression", "non_null_expression"):
-            node = node.parent
-        parent = node.parent
-        if parent is None:
-            return None
-        if parent.type == "update_expression":
+        """The value a write stores and its operator (``=``, ``+=``, ``++``), or None for a pattern or a loop head.
+
+        The write's node is the smallest one spanning the name and the write's effect (the binder puts the
+        effect on the last byte of the assignment, update or declarator): found from the root, without
+        walking up from the name, which costs the depth of the tree at every step."""
+        node = self.node(ref.start, max(ref.effect + 1, ref.end))
+        if node.type == "update_expression":
             return None, "++"
-        if parent.type in ("assignment_expression", "augmented_assignment_expression", "variable_declarator"):
-            field = "name" if parent.type == "variable_declarator" else "left"
-            if parent.child_by_field_name(field) != node:
+        if node.type in ("assignment_expression", "augmented_assignment_expression"):
+            target = node.child_by_field_name("left")
+            if target is None or unwrap(target).start_byte != ref.start:
                 return None
-            operator = parent.child_by_field_name("operator")
-            return parent.child_by_field_name("value" if parent.type == "variable_declarator" else "right"), \
-                operator.type if operator is not None else "="
+            operator = node.child_by_field_name("operator")
+            return node.child_by_field_name("right"), operator.type if operator is not None else "="
+        if node.type == "variable_declarator":
+            name = node.child_by_field_name("name")
+            if name is None or name.start_byte != ref.start:
+                return None
+            return node.child_by_field_name("value"), "="
         return None
 
     def may_hold_an_object(self, binding: Binding) -> bool:
         if binding.kind not in (BindingKind.LET, BindingKind.CONST, BindingKind.VAR, BindingKind.USING):
             return True
-        declarator = self.node(binding.start, binding.end).parent
-        if declarator is None or declarator.type != "variable_declarator" or declarator.parent is None \
-                or declarator.parent.type not in ("lexical_declaration", "variable_declaration"):
-            return True  # a loop head's or a pattern's value
-        if not primitive(declarator.child_by_field_name("value")):
-            return True
+        data = self.source.data
+        if binding.kind is not BindingKind.VAR and not LITERAL_INITIALIZER.match(data, binding.end):
+            # (the text answers the common `let n = 0;` without a look into a deep tree)
+            declarator = self.node(binding.start, binding.init_offset)
+            if declarator.type != "variable_declarator" or declarator.start_byte != binding.start:
+                return True  # a pattern's or a loop head's value
+            if not primitive(declarator.child_by_field_name("value")):
+                return True
         for ref in binding.references:
             if not ref.is_write:
                 continue
+            if data[ref.end:ref.end + 2] in (b"++", b"--"):
+                continue  # `n++`: a postfix update, whatever is around it
             written = self.written_value(ref)
             if written is None:
                 return True
