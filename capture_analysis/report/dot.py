@@ -56,12 +56,11 @@ from ..escape import ESCAPE
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
 from ..policies.support import PolicySite
 from ..records import Decision, FunctionReport, Site
+from .dot_retention import kept_alive_edges
 
 FONT = "Helvetica"
 READ_COLOR = "#555555"
 WRITE_COLOR = "#c0392b"
-#: BX107: a closure keeps a binding alive that it never uses.
-RETAIN_COLOR = "#8e44ad"
 ESCAPE_COLOR = "#c0392b"
 
 #: node attributes per storage class: shape and fill tell the storage apart without the legend's colors too.
@@ -386,19 +385,11 @@ class Panel:
                     attrs.update(color=READ_COLOR)
                 self.edges.append(Edge(self.closure_id(closure), self.binding_ids[binding], attrs))
 
-    def retention_edges(self, shown: int = 3) -> None:
-        """A dashed edge from a closure to a binding it keeps alive without using it (BX107), a few per binding."""
-        for closure in self.expanded:
-            report = self.report_of.get(closure)
-            for retention in report.retentions if report is not None else ():
-                binding = retention.binding
-                if binding not in self.binding_ids or binding not in self.shown:
-                    continue
-                for holder in [c for c in retention.retained_by if c in self.drawn][:shown]:
-                    self.edges.append(Edge(self.closure_id(holder), self.binding_ids[binding], {
-                        "style": "dashed", "color": RETAIN_COLOR, "fontcolor": RETAIN_COLOR, "label": "keeps",
-                        "tooltip": text(f"{self.closure_name(holder)} keeps {binding.name} alive through "
-                                        f"{retention.context}, without using it (BX107)")}))
+    def retention_edges(self) -> None:
+        reports = [self.report_of[c] for c in self.expanded if c in self.report_of]
+        for tail, head, attrs in kept_alive_edges(reports, self.drawn, set(self.shown), self.closure_id,
+                                                  self.binding_ids, self.closure_name):
+            self.edges.append(Edge(tail, head, {**attrs, "tooltip": text(attrs["tooltip"])}))
 
     # totals
 
