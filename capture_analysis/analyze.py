@@ -85,8 +85,12 @@ def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:
     return FileAnalysis(source, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy)
 
 
-def analyze_source(source: SourceFile, policy: Policy = OPTIMAL) -> FileAnalysis:
-    return apply_policy(bind_source(source), policy)
+def analyze_source(source: SourceFile, policy: Policy = OPTIMAL, retain: bool = True) -> FileAnalysis:
+    """``retain=False`` skips the retention analysis (BX107 turned off): no retentions, and none of its cost."""
+    bound = bind_source(source)
+    if not retain:
+        bound.retentions = []
+    return apply_policy(bound, policy)
 
 
 def analyze_text(path: str, text: str, policy: Policy = OPTIMAL) -> FileAnalysis:
