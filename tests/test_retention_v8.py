@@ -88,3 +88,15 @@ def test_each_documented_fix_lets_v8_collect_the_object(alive, function):
     assert alive[f"{relative(LEAK)}::make"], "the unfixed leak must be alive, or the fixes prove nothing"
     assert "big" not in {o["name"] for o in alive[f"{relative(FIXES)}::{function}"]}
     assert "big" not in reported(FIXES, function)
+
+
+@needs_node
+@pytest.mark.parametrize("flags", [["--always-sparkplug"], ["--maglev", "--always-osr"], ["--always-turbofan"],
+                                   ["--jitless"]], ids=" ".join)
+def test_v8s_tiers_keep_the_same_objects(alive, flags):
+    """Compiled by another tier from the first call on, every factory keeps exactly what the interpreter
+    keeps (docs/retention.md): the context layout is fixed by the scope analysis, not by the compiler."""
+    assert NODE is not None
+    done = subprocess.run([NODE, "--expose-gc", *flags, str(HARNESS), *map(relative, FIXTURES)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert json.loads(done.stdout)["alive"] == alive
