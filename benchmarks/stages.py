@@ -30,12 +30,14 @@ from capture_analysis.diagnose import diagnose
 from capture_analysis.escape import EscapeGraph
 from capture_analysis.parsing import parse, syntax_problems
 from capture_analysis.policies import OPTIMAL
+from capture_analysis.policies.support import remember_tree
 from capture_analysis.report import Reporter, RunOptions
+from capture_analysis.retention import find_retentions
 
 from .measure import file_list
 
-STAGES = ("read", "parse", "syntax", "bind", "escape graph", "decide", "allocate", "diagnose", "suppressions",
-          "render json", "collect")
+STAGES = ("read", "parse", "syntax", "bind", "escape graph", "decide", "allocate", "retain", "diagnose",
+          "suppressions", "render json", "collect")
 
 
 def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
@@ -56,7 +58,14 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     lap("decide")
     functions = OPTIMAL.allocate(model, source, decisions)
     lap("allocate")
-    diagnostics = diagnose(source, model, decisions, syntax, OPTIMAL)
+    remember_tree(source, tree)
+    retentions = find_retentions(model, source, graph)
+    reports = {report.closure: report for report in functions}
+    for retention in retentions:
+        if retention.binding.closure in reports:
+            reports[retention.binding.closure].retentions.append(retention)
+    lap("retain")
+    diagnostics = diagnose(source, model, decisions, syntax, OPTIMAL, retentions)
     lap("diagnose")
     shown = suppressions.apply(source, diagnostics)
     lap("suppressions")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import tree_sitter
+
 from .allocations import once_per_program
 from .bind import bind
 from .diagnose import Diagnostic, diagnose
@@ -17,7 +19,9 @@ from .escape import EscapeGraph
 from .model import Closure, FileModel
 from .parsing import SyntaxProblem, parse, syntax_problems
 from .policies import OPTIMAL, Policy
-from .records import Decision, FunctionReport
+from .policies.support import remember_tree
+from .records import Decision, FunctionReport, Retention
+from .retention import find_retentions
 from .source import SourceFile
 
 
@@ -51,26 +55,43 @@ class Bound:
     model: FileModel
     syntax: list[SyntaxProblem]
     graph: EscapeGraph
+    #: the tree the binder walked, when the caller still has it: later questions about the syntax use it.
+    tree: tree_sitter.Tree | None = None
+    #: what V8 keeps alive for nothing (``retention``): the same under every policy, found once.
+    retentions: list[Retention] | None = None
 
 
 def bind_source(source: SourceFile) -> Bound:
     tree = parse(source.data, source.path)
     syntax = syntax_problems(tree)
     model = bind(source.data, tree, syntax, source.path)
-    return Bound(source, model, syntax, EscapeGraph(model))
+    return Bound(source, model, syntax, EscapeGraph(model), tree)
 
 
 def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:
     """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``."""
     source, model = bound.source, bound.model
+    if bound.tree is not None:
+        remember_tree(source, bound.tree)
     decisions = policy.decide(model, source, bound.graph)
     functions = once_per_program(policy.allocate(model, source, decisions))
-    diagnostics = diagnose(source, model, decisions, bound.syntax, policy)
+    if bound.retentions is None:
+        bound.retentions = find_retentions(model, source, bound.graph)
+    reports = {report.closure: report for report in functions}
+    for retention in bound.retentions:
+        report = reports.get(retention.binding.closure)
+        if report is not None:
+            report.retentions.append(retention)
+    diagnostics = diagnose(source, model, decisions, bound.syntax, policy, bound.retentions)
     return FileAnalysis(source, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy)
 
 
-def analyze_source(source: SourceFile, policy: Policy = OPTIMAL) -> FileAnalysis:
-    return apply_policy(bind_source(source), policy)
+def analyze_source(source: SourceFile, policy: Policy = OPTIMAL, retain: bool = True) -> FileAnalysis:
+    """``retain=False`` skips the retention analysis (BX107 turned off): no retentions, and none of its cost."""
+    bound = bind_source(source)
+    if not retain:
+        bound.retentions = []
+    return apply_policy(bound, policy)
 
 
 def analyze_text(path: str, text: str, policy: Policy = OPTIMAL) -> FileAnalysis:

@@ -16,7 +16,7 @@ from . import rules
 from .model import FileModel, Storage
 from .parsing import SyntaxProblem
 from .policies import OPTIMAL, Policy
-from .records import SHOWN, Decision, capped
+from .records import SHOWN, Decision, Retention, Step, capped
 from .rules import Rule, Severity
 from .source import SourceFile
 
@@ -31,15 +31,26 @@ class Diagnostic:
     related: list[tuple[int, int, str]] = field(default_factory=list)
     decision: Decision | None = None
     severity: Severity | None = None
+    #: for BX107: the binding an escaping closure keeps alive without using it.
+    retention: Retention | None = None
 
     @property
     def level(self) -> Severity:
         return self.severity if self.severity is not None else self.rule.severity
 
+    @property
+    def evidence(self) -> list[Step]:
+        """The chain ``--explain`` prints: the decision's, or the retention's."""
+        if self.decision is not None:
+            return self.decision.evidence
+        return self.retention.evidence if self.retention is not None else []
+
 
 def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
-             syntax: list[SyntaxProblem], policy: Policy = OPTIMAL) -> list[Diagnostic]:
-    """Under another policy than ``optimal`` a message says what that policy allocates, not what is needed."""
+             syntax: list[SyntaxProblem], policy: Policy = OPTIMAL,
+             retentions: list[Retention] | None = None) -> list[Diagnostic]:
+    """Under another policy than ``optimal`` a message says what that policy allocates, not what is needed.
+    Retentions (BX107) are the same under every policy: they are about what V8 keeps."""
     out: list[Diagnostic] = []
     under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
@@ -90,6 +101,12 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
             early = decision.early_capture
             related.append((early.name_start, early.name_end, "captures it before initialization"))
         out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
+    for retention in retentions or ():
+        binding = retention.binding
+        related = [(c.name_start, c.name_end, "keeps it alive without using it") for c in retention.retained_by[:3]]
+        related.extend((c.name_start, c.name_end, "refers to it") for c in retention.referenced_by[:3])
+        out.append(Diagnostic(rules.CONTEXT_RETENTION, binding.start, binding.end, retention.message, related,
+                              retention=retention))
     unmodelled = policy.unmodelled(model, source) if policy.unmodelled is not None else {}
     for closure, why in unmodelled.items():
         name = f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"

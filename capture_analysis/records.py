@@ -38,6 +38,10 @@ class StepRole(enum.Enum):
     CONTEXT_SLOT = "context slot"
     #: ``legacy``: the rule of the legacy compiler that boxes the binding.
     POLICY_RULE = "legacy rule"
+    #: BX107: an escaping closure created in the scope whose context holds the binding, so it holds that context.
+    HOLDS_CONTEXT = "holds the context"
+    #: BX107: nothing the retaining closure can run refers to the binding.
+    UNUSED = "never used"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +102,31 @@ class Site:
 
 
 @dataclass(slots=True)
+class Retention:
+    """A binding that V8 keeps alive for escaping closures that never use it (``retention``, rule BX107)."""
+
+    binding: Binding
+    #: the escaping closures that hold the binding's context without using it, in source order.
+    retained_by: list[Closure]
+    #: the closures of the binding's activation that refer to it, and so put it in the context.
+    referenced_by: list[Closure]
+    #: which context holds the binding, in words, and where that scope starts.
+    context: str
+    context_offset: int
+    #: the diagnostic's message: the binding, the first retaining closure and how it escapes, the context.
+    message: str = ""
+    evidence: list[Step] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class FunctionReport:
     closure: Closure
     decisions: list[Decision] = field(default_factory=list)
     sites: list[Site] = field(default_factory=list)
     closures_per_call: int = 0
     closures_per_iteration: int = 0
+    #: the bindings of this function that escaping closures keep alive without using them.
+    retentions: list[Retention] = field(default_factory=list)
 
     @property
     def per_call(self) -> int:

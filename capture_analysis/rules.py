@@ -279,3 +279,36 @@ var lib = (function () {
   return { get() { return cache || (cache = build()); } };
 })();
 """)
+
+CONTEXT_RETENTION = _rule(
+    "BX107", "context-retention", Severity.HINT,
+    "An escaping closure keeps a binding alive that it never uses, because a sibling closure put it in the "
+    "context they share.",
+    "Reports a binding that V8 keeps in a context (an inner function refers to it, or it is a named catch "
+    "parameter) when a closure that may outlive the call holds that context and nothing it can run refers to "
+    "the binding: not itself, no closure nested in it, no closure it can get hold of through the bindings it "
+    "reads. The message names the binding, the retaining closure and how it escapes, the context, and the "
+    "closures that put the binding there. It applies under every `--policy`: it is about engines that give "
+    "each scope instance one environment shared by all its closures. Measured in V8 (Node.js 20), "
+    "JavaScriptCore 2.50 and SpiderMonkey 102 for the shared context; the catch-parameter case is V8's "
+    "alone. Bindings that only hold primitive literals, functions created in their own scope, and "
+    "module-level bindings are not reported (docs/retention.md).",
+    "This is the classic closure memory leak of JavaScript: the escaping closure keeps the object alive for "
+    "as long as the closure lives (an event handler, a cache entry, a timer), though no code will read it "
+    "again. Chrome's heap profiler shows the retainer only after the leak has happened. The default "
+    "severity is `hint`: on the pinned corpus of 10,096 files the rule reports 13,417 bindings in 1,845 files, "
+    "12,512 of them also used by a sibling that escapes too (the object lives as long as that sibling anyway) "
+    "and most of the rest kept by callbacks passed to calls that may drop them at once (`items.map(...)`); "
+    "the real leaks are among them, but too few to fail a build by default. Raise it with "
+    "`--severity BX107=warning` (or in `boxcheck.toml`) to hunt them; `--severity BX107=off` skips the analysis.",
+    """
+function make() {
+  const big = new Big();
+  const use = () => big.data.length;   // puts `big` in make's context
+  use();
+  return () => 1;                      // BX107 on `big`: kept alive by this arrow, which never uses it
+}
+// Fix: give `big` and its users a block of their own; the arrow, created outside it, does not hold its context:
+//   { const big = new Big(); const use = () => big.data.length; use(); }
+//   return () => 1;
+""")

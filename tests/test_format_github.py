@@ -48,10 +48,11 @@ def test_annotations_carry_the_json_positions(path, monkeypatch):
     parsed = [parse(line) for line in out.splitlines()]
     assert len(parsed) == len(diagnostics)
     for (name, props, message), diagnostic in zip(parsed, diagnostics):
-        assert name == diagnostic["severity"]
+        assert name == {"info": "notice", "hint": "notice"}.get(diagnostic["severity"], diagnostic["severity"])
         assert props == {"file": path, "line": str(diagnostic["line"]), "col": str(diagnostic["column"]),
                          "endLine": str(diagnostic["end_line"]), "endColumn": str(diagnostic["end_column"]),
-                         "title": f"{diagnostic['code']} {rules.RULES[diagnostic['code']].name}"}
+                         "title": f"{diagnostic['code']} {diagnostic['rule']}"}
+        assert diagnostic["rule"] == rules.RULES[diagnostic["code"]].name
         assert message == diagnostic["message"]
 
 

@@ -405,3 +405,24 @@ def test_heap_only_under_v8_keeps_every_capture_because_the_capture_alone_alloca
     total, _ = find(drawn, "total: let @2")
     assert edge(drawn, delta, total)["tooltip"] == "delta @8 reads total"
     assert "seed: const @3" in labels(drawn), "v8 gives a captured const a context slot too"
+
+
+LEAK = """\
+export function make() {
+  const big = new Big();
+  const use = () => big.data.length;
+  use();
+  return () => 1;
+}
+"""
+
+
+def test_a_retention_is_a_dashed_edge_from_the_closure_that_keeps_the_binding() -> None:
+    drawn = panel(LEAK)
+    keeper, _ = find(drawn, "arrow @5")
+    big, _ = find(drawn, "big: const @2")
+    use, _ = find(drawn, "use @3")
+    kept = edge(drawn, keeper, big)
+    assert kept["style"] == "dashed" and kept["label"] == "keeps"
+    assert "keeps big alive through the function context of `make`, without using it (BX107)" in kept["tooltip"]
+    assert edge(drawn, use, big)["tooltip"] == "use @3 reads big"

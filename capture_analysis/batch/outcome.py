@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from .. import suppressions
@@ -22,6 +23,7 @@ from ..compare import analyzer
 from ..config import Config
 from ..policies import POLICIES, Policy
 from ..report import FORMATS, FileCounts, Reporter
+from ..rules import CONTEXT_RETENTION
 from ..source import SourceFile
 from . import collector
 from .jobs import Analyzed, Failed, Job, Outcome
@@ -91,10 +93,13 @@ def fresh(loaded: SourceFile, job: Job, cache: Cache | None, key: str | None, an
 def rendered(loaded: SourceFile, job: Job, analyze: Analyze | None) -> Outcome:
     """The file's rendering and counts; its analysis is garbage when this returns."""
     try:
+        settings = Config(severity=dict(job.severities))
+        if analyze in (None, analyze_source) and not job.options.compare \
+                and settings.severity.get(CONTEXT_RETENTION.code, True) is None:
+            analyze = partial(analyze_source, retain=False)  # BX107 is off: spare the retention analysis
         if analyze is None:
             analyze = analyzer(job.options.compare) if job.options.compare else analyze_source
         analysis = analyze(loaded, POLICIES[job.options.policy])
-        settings = Config(severity=dict(job.severities))
         shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
         return Analyzed(loaded.path, renderer(job).render(analysis, shown), FileCounts.of(analysis, shown))
     except Exception as error:  # one bad file must not lose the others

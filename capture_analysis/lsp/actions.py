@@ -7,7 +7,9 @@ filters them and converts the offsets to the negotiated encoding.
 The rule catalogue's findings BX101-BX103 have fixes that depend on intent
 (keep state in an object, move a closure out of a loop, reorder
 declarations): no edit expresses them safely, so the quick fixes for them
-are suppressions; BX003 (unused suppression) is fixed by deleting the comment.
+are suppressions; BX003 (unused suppression) is fixed by deleting the comment;
+BX107 (context retention) by moving the binding and its users into a block
+of their own, where that is exact (``own_block``).
 """
 
 from __future__ import annotations

@@ -92,6 +92,22 @@ def moved_positions(text: str, old: SourceFile, edits: EditMap, new: SourceFile)
     return POSITION.sub(move, text)
 
 
+def moved_data(data: Any, old: SourceFile, edits: EditMap, new: SourceFile) -> Any:
+    """A diagnostic's ``data`` with its positions moved: a site id (``f@3:5#0``), and every ``{line, column}``
+    (the closures BX107 names)."""
+    if isinstance(data, dict):
+        moved = {key: moved_data(value, old, edits, new) for key, value in data.items()}
+        if isinstance(data.get("site"), str):
+            moved["site"] = moved_positions(data["site"], old, edits, new)
+        if isinstance(data.get("line"), int) and isinstance(data.get("column"), int):
+            line, _, column = moved_positions(f"{data['line']}:{data['column']}", old, edits, new).partition(":")
+            moved["line"], moved["column"] = int(line), int(column)
+        return moved
+    if isinstance(data, list):
+        return [moved_data(item, old, edits, new) for item in data]
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One published diagnostic and the byte spans it was placed from."""
@@ -114,8 +130,8 @@ def relocated(entry: Entry, old: SourceFile, edits: EditMap, new: SourceFile,
     out = dict(entry.lsp)
     out["range"] = new.lsp_range(*ranges[0], encoding)
     out["message"] = moved_positions(entry.lsp["message"], old, edits, new)
-    if entry.lsp.get("data", {}).get("site"):
-        out["data"] = {**entry.lsp["data"], "site": moved_positions(entry.lsp["data"]["site"], old, edits, new)}
+    if "data" in entry.lsp:
+        out["data"] = moved_data(entry.lsp["data"], old, edits, new)
     if "relatedInformation" in entry.lsp:
         related = []
         for info, span in zip(entry.lsp["relatedInformation"], ranges[1:]):

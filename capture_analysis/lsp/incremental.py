@@ -31,6 +31,7 @@ from .actions import Fix
 from .declare_const import declare_const_fixes
 from .documents import Snapshot
 from .hover import BindingIndex
+from .own_block import own_block_fixes
 from .settings import Settings
 from .suppress import suppression_fixes
 
@@ -85,7 +86,7 @@ def analyze_tree(snapshot: Snapshot, tree: tree_sitter.Tree, settings: Settings)
     source = snapshot.source
     syntax = syntax_problems(tree)
     model = bind(source.data, tree, syntax, source.path)
-    return apply_policy(Bound(source, model, syntax, EscapeGraph(model)), POLICIES[settings.policy])
+    return apply_policy(Bound(source, model, syntax, EscapeGraph(model), tree), POLICIES[settings.policy])
 
 
 def shown_diagnostics(analysis: FileAnalysis, settings: Settings) -> list[Diagnostic]:
@@ -148,6 +149,7 @@ class TreeKeeper:
             shown = shown_diagnostics(analysis, settings)
             fixes = declare_const_fixes(analysis, tree) + suppression_fixes(snapshot.source, tree,
                                                                             analysis.diagnostics, shown)
+            fixes += own_block_fixes(analysis, tree)
             index = BindingIndex(analysis)
             done = time.perf_counter()
             return Analyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index, fixes,

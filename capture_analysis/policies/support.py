@@ -53,7 +53,18 @@ def _tree(path: str, data: bytes) -> tree_sitter.Tree:
     return parse(data, path)
 
 
+#: the tree of the file being analyzed, as the pipeline parsed it (``remember_tree``): asking for it again must
+#: not parse again (a 9 MB script takes 2.3 s).  One file at a time, as the pipeline analyzes them.
+_current: list[object] = [None, None]
+
+
+def remember_tree(source: SourceFile, tree: tree_sitter.Tree) -> None:
+    _current[:] = [source, tree]
+
+
 def syntax_tree(source: SourceFile) -> tree_sitter.Tree:
+    if _current[0] is source:
+        return _current[1]  # type: ignore[return-value]
     return _tree(source.path, source.data)
 
 

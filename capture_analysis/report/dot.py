@@ -62,6 +62,7 @@ from ..model import Binding, Closure, ClosureKind, Loop, Storage
 from ..policies.support import PolicySite
 from ..records import Decision, FunctionReport, Site
 from .dot_layout import Cluster, Edge, Node, emit, grid
+from .dot_retention import kept_alive_edges
 from .dot_selection import LABEL_NAMES, TOOLTIP_NAMES, Selection, names
 
 FONT = "Helvetica"
@@ -213,6 +214,7 @@ class Panel:
             if self.selection.shows_closure(closure):
                 self.function_cluster(closure)
         self.capture_edges()
+        self.retention_edges()
         return self
 
     def place(self, cluster: Cluster, parent: Cluster | None) -> None:
@@ -400,6 +402,12 @@ class Panel:
                 else:
                     attrs.update(color=READ_COLOR)
                 self.edges.append(Edge(self.closure_id(closure), self.binding_ids[binding], attrs))
+
+    def retention_edges(self) -> None:
+        reports = [self.report_of[c] for c in self.expanded if c in self.report_of]
+        for tail, head, attrs in kept_alive_edges(reports, self.drawn, set(self.shown), self.closure_id,
+                                                  self.binding_ids, self.closure_name):
+            self.edges.append(Edge(tail, head, {**attrs, "tooltip": text(attrs["tooltip"])}))
 
     # totals
 

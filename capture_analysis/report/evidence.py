@@ -11,14 +11,16 @@ a capture before initialization why closures cannot hold copies (not
 
 from __future__ import annotations
 
-from ..records import Decision, Step, StepRole
+from ..records import Decision, Retention, Step, StepRole
 
 
-def meaning(decision: Decision, index: int) -> str:
-    """What ``decision.evidence[index]`` contributes to the decision."""
+def meaning(decision: Decision | Retention, index: int) -> str:
+    """What ``decision.evidence[index]`` contributes to the decision (or to a BX107 retention)."""
     step = decision.evidence[index]
     name = f"`{decision.binding.name}`"
     role = step.role
+    if isinstance(decision, Retention):
+        return retention_meaning(decision, index, name)
     if role is StepRole.CAPTURE:
         if any(earlier.role is StepRole.CAPTURE for earlier in decision.evidence[:index]):
             return f"another closure that uses {name}, so it captures it too"
@@ -47,6 +49,21 @@ def meaning(decision: Decision, index: int) -> str:
                 f"written or not: {name} is one of them")
     assert role is StepRole.POLICY_RULE, role
     return f"the rule of the legacy compiler that boxes {name}"
+
+
+def retention_meaning(retention: Retention, index: int, name: str) -> str:
+    """BX107: how the escaping closure comes to keep the binding alive, step by step."""
+    step = retention.evidence[index]
+    role = step.role
+    if role is StepRole.CONTEXT_SLOT:
+        return (f"V8 keeps every binding that an inner function refers to in a slot of its scope's context, "
+                f"written or not: {name} is one of them")
+    if role is StepRole.HOLDS_CONTEXT:
+        return "every closure created in that scope holds its context, whatever in it the closure uses"
+    if role is StepRole.ESCAPE:
+        return "the closure outlives the call that creates it: the context it holds, and what is in it, lives on"
+    assert role is StepRole.UNUSED, role
+    return f"so the closure keeps {name} alive for as long as it lives, though no code it can run reads {name}"
 
 
 def escape_meaning(decision: Decision, index: int, name: str) -> str:

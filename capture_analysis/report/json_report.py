@@ -17,11 +17,13 @@ from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, document_json, policies_json
 from ..diagnose import Diagnostic
 from ..model import BindingKind, Closure, Storage
-from ..records import Decision, FunctionReport
+from ..records import Decision, FunctionReport, Retention
 from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals
 
 SCHEMA = "boxcheck/1"
+#: a module wrapper's binding may be kept by thousands of closures: the first ones, and how many there are.
+RETAINERS_SHOWN = 5
 
 
 #: an enum member's ``value`` as a JSON string, looked up without the descriptor ``Enum.value`` goes through.
@@ -105,6 +107,19 @@ class FileRecords:
                 ],
             },
             "closures": {"per_call": report.closures_per_call, "per_iteration": report.closures_per_iteration},
+            "retentions": [self.retention(retention) for retention in report.retentions],
+        }
+
+    def retention(self, retention: Retention) -> dict[str, Any]:
+        pos = self.source.position(retention.binding.start)
+        return {
+            "binding": retention.binding.name,
+            "line": pos.line,
+            "column": pos.column,
+            "retained_by": [self.closure_ref(c) for c in retention.retained_by[:RETAINERS_SHOWN]],
+            "retained_by_count": len(retention.retained_by),
+            "referenced_by": [self.closure_ref(c) for c in retention.referenced_by],
+            "context": retention.context,
         }
 
     def diagnostic(self, diagnostic: Diagnostic) -> dict[str, Any]:
@@ -112,6 +127,7 @@ class FileRecords:
         end = self.source.position(diagnostic.end)
         return {
             "code": diagnostic.rule.code,
+            "rule": diagnostic.rule.name,
             "severity": diagnostic.level.label,
             "line": start.line,
             "column": start.column,

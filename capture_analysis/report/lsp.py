@@ -14,7 +14,8 @@ from typing import Any, TextIO
 
 from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
-from ..records import FunctionReport
+from ..model import Closure
+from ..records import FunctionReport, Retention
 from ..source import PositionEncoding, SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
 
@@ -35,6 +36,8 @@ def function_of(analysis: FileAnalysis, diagnostic: Diagnostic) -> FunctionRepor
 def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any] | None:
     """What a code action or a hover needs without re-running the analysis: the decision and its cost."""
     decision = diagnostic.decision
+    if diagnostic.retention is not None:
+        return retention_data(analysis, diagnostic.retention)
     if decision is None:
         return None
     site = decision.site
@@ -50,6 +53,22 @@ def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str,
             "per_iteration": report.per_iteration if report is not None else 0,
             "once": report.once if report is not None else 0,
         },
+    }
+
+
+def retention_data(analysis: FileAnalysis, retention: Retention) -> dict[str, Any]:
+    """A BX107 finding's facts: the binding, the closures that keep it and those that use it, the context."""
+    def closure(c: Closure) -> dict[str, Any]:
+        pos = analysis.source.position(c.start)
+        return {"name": c.name, "line": pos.line, "column": pos.column}
+
+    return {
+        "binding": retention.binding.name,
+        "function": retention.binding.closure.name,
+        "retained_by": [closure(c) for c in retention.retained_by[:5]],
+        "retained_by_count": len(retention.retained_by),
+        "referenced_by": [closure(c) for c in retention.referenced_by],
+        "context": retention.context,
     }
 
 

@@ -75,14 +75,14 @@ def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_so
              f"{style.severity(level, f'{level.label}[{diagnostic.rule.code}]')} {diagnostic.message}"]
     if not show_source:
         return lines
-    steps = diagnostic.decision.evidence if explain and diagnostic.decision is not None else []
+    steps = diagnostic.evidence if explain else []
+    subject = diagnostic.decision or diagnostic.retention
     width = max([len(str(pos.line)), *(len(str(source.position(s.offset).line)) for s in steps)]) if steps else 0
     lines.extend(frame(source, diagnostic.start, diagnostic.end, width=width, style=style,
                        caret=partial(style.severity, level)))
     for index, step in enumerate(steps):
-        assert diagnostic.decision is not None
         lines.append(f"  {style.note(f'= note {index + 1}/{len(steps)}, {evidence.label(step)}:')} "
-                     f"{evidence.meaning(diagnostic.decision, index)}")
+                     f"{evidence.meaning(subject, index)}")
         lines.extend(frame(source, step.offset, token_end(source, step.offset), width=width, style=style,
                            caret=style.note_caret, label=step.text))
     return lines

@@ -1,0 +1,153 @@
+"""Which bindings V8 keeps in contexts, and which of those contexts an escaping closure holds.
+
+A binding is in a context when an inner function refers to it, or when it
+is a named catch parameter (V8 gives those a slot whether or not anything
+refers to them): the same test ``--policy v8`` applies, and the same V8
+scope (``policies.v8.ContextScopes``), checked against V8 by
+``tests/test_v8.py``.  A closure holds the context of every V8 scope around
+the point where it is created, and through the chain of ``previous`` links
+every such context of the functions around it::
+
+    function make() {             // make's function context: { big }
+      const big = new Big();
+      {                           // no context: nothing here is captured
+        const keep = () => 1;     //   holds make's function context, so `big`
+      }
+      const use = () => big;
+    }
+
+Only the bindings that could keep an object alive are candidates.  Left out,
+each for its reason: module-level bindings (the module's context lives as
+long as the program does), the bindings of a namespace body and of a function
+that runs once per program (``bind/runs_once``: a module wrapper, a UMD factory),
+a function's or class's own name seen from inside it and a function created
+in its own scope (each holds a closure whose contexts the holder holds
+already: only the small function object itself is kept), bindings that only
+ever hold primitives (``values``), bindings a direct ``eval`` or ``with`` can
+reach and bindings of a function with a syntax error (nothing is known of
+them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..model import Binding, BindingKind, Closure, FileModel, Scope, ScopeKind
+from ..policies.v8 import ContextScope, ContextScopes, Part
+from ..source import SourceFile
+from .values import ValueShapes
+
+#: bindings that never keep more than the closure holding them keeps already.
+OWN_NAMES = frozenset({BindingKind.FUNCTION_NAME, BindingKind.CLASS_NAME, BindingKind.IMPORT, BindingKind.ENUM,
+                       BindingKind.NAMESPACE})
+def runs_once(closure: Closure) -> bool:
+    """The module, and what runs once per program (``bind/runs_once``: a module-level IIFE, a UMD factory, a
+    namespace declared once...): what they keep alive is kept once, as module bindings are."""
+    return closure.is_module or closure.runs_once
+
+
+@dataclass(slots=True)
+class Context:
+    """The candidate bindings of one scope, in V8's context of that scope (a function whose parameters are not
+    simple has two: the parameters', which a closure in a parameter default holds, and the body's)."""
+
+    scope: Scope
+    bindings: list[Binding] = field(default_factory=list)
+    #: the bits of ``bindings`` in ``Candidates.bit``, and of the parameters among them.
+    mask: int = 0
+    parameters: int = 0
+
+
+class Candidates:
+    """The candidate bindings of a file, by scope.  The syntax is asked what a captured binding may hold (one
+    look each, from the root down) and whether a catch parameter nothing refers to is a named one; which V8
+    context holds a binding, in words, is found for the ones reported (``place``)."""
+
+    def __init__(self, model: FileModel, source: SourceFile, shapes: ValueShapes):
+        self.source = source
+        self.scopes = ContextScopes(source)
+        self.contexts: dict[Scope, Context] = {}
+        self.bit: dict[Binding, int] = {}
+        self.bindings: list[Binding] = []
+        self.held_memo: dict[Closure, int] = {}
+        self.scope_memo: dict[Scope, int] = {}
+        for binding in model.bindings:
+            if not runs_once(binding.scope.closure) and self.in_context(binding) and self.eligible(binding) \
+                    and shapes.may_hold_an_object(binding):
+                self.add(binding)
+
+    def eligible(self, binding: Binding) -> bool:
+        closure = binding.closure
+        if runs_once(closure) or binding.kind in OWN_NAMES or closure.has_syntax_error:
+            return False
+        if binding.scope.has_direct_eval:
+            return False
+        init = binding.init_closure
+        if init is not None and init.parent is closure and not any(
+                ref.is_write and not ref.is_declaration_write for ref in binding.references):
+            return False  # ``function helper() {}``, ``const f = () => ...``: the function object only
+        return True
+
+    def in_context(self, binding: Binding) -> bool:
+        closure = binding.scope.closure
+        for ref in binding.references:
+            if ref.closure is not closure:
+                return True
+        return binding.kind is BindingKind.CATCH and self.scopes.of(binding).part is Part.CATCH
+
+    def add(self, binding: Binding) -> None:
+        context = self.contexts.get(binding.scope)
+        if context is None:
+            context = self.contexts[binding.scope] = Context(binding.scope)
+        bit = 1 << len(self.bindings)
+        self.bit[binding] = bit
+        self.bindings.append(binding)
+        context.bindings.append(binding)
+        context.mask |= bit
+        if binding.kind is BindingKind.PARAM:
+            context.parameters |= bit
+
+    def place(self, binding: Binding) -> ContextScope:
+        return self.scopes.of(binding)
+
+    def held(self, closure: Closure) -> int:
+        """The candidates in the contexts that ``closure`` holds once created: those of the V8 scopes around its
+        creation point in its function, and what that function holds, and so on out (memoized: linear time
+        in deep nesting)."""
+        memo = self.held_memo
+        chain: list[Closure] = []
+        walk: Closure | None = closure
+        while walk is not None and walk not in memo and walk.parent is not None and not walk.parent.is_module:
+            chain.append(walk)
+            walk = walk.parent
+        outer = memo.get(walk, 0) if walk is not None else 0
+        for inner in reversed(chain):
+            outer = memo[inner] = self.within(inner) | outer
+        return memo.get(closure, 0)
+
+    def within(self, closure: Closure) -> int:
+        """The candidates of the scopes of ``closure.parent`` around the point where ``closure`` is created."""
+        scope = closure.scope.parent if closure.scope is not None else None
+        while scope is not None and scope.closure is closure:
+            scope = scope.parent  # a named function expression's own name, in its own context
+        if scope is None:
+            return 0
+        owner = scope.closure
+        if scope.kind is ScopeKind.FUNCTION and closure.creation_offset < owner.body_start:
+            # in a parameter default: only the parameters' context (the list is not simple)
+            context = self.contexts.get(scope)
+            return (context.parameters if context is not None else 0) | self.around(scope.parent, owner)
+        return self.around(scope, owner)
+
+    def around(self, scope: Scope | None, owner: Closure) -> int:
+        """The candidates of ``scope`` and the scopes around it that belong to ``owner`` (memoized by scope)."""
+        memo = self.scope_memo
+        chain: list[Scope] = []
+        while scope is not None and scope.closure is owner and scope not in memo:
+            chain.append(scope)
+            scope = scope.parent
+        outer = memo.get(scope, 0) if scope is not None and scope.closure is owner else 0
+        for inner in reversed(chain):
+            context = self.contexts.get(inner)
+            outer = memo[inner] = (context.mask if context is not None else 0) | outer
+        return outer

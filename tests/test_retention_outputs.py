@@ -1,0 +1,61 @@
+"""BX107 through the command line: the `rule` field, the retentions of JSON, and the rule turned off."""
+
+from __future__ import annotations
+
+import json
+
+import capture_analysis.analyze as analyze
+
+from .golden_outputs import run_cli
+
+LEAK = """\
+export function make() {
+  const big = new Big();
+  const use = () => big.data.length;
+  use();
+  return () => 1;
+}
+"""
+
+
+def test_json_lists_the_retention_under_its_function_and_names_every_rule(tmp_path, schema_validator):
+    path = tmp_path / "leak.ts"
+    path.write_text(LEAK)
+    code, out = run_cli("--format", "json", str(path))
+    document = json.loads(out)
+    schema_validator.validate(document)
+    [function] = [f for f in document["files"][0]["functions"] if f["name"] == "make"]
+    assert function["retentions"] == [{
+        "binding": "big", "line": 2, "column": 9,
+        "retained_by": [{"name": None, "line": 5, "column": 10}], "retained_by_count": 1,
+        "referenced_by": [{"name": "use", "line": 3, "column": 15}],
+        "context": "the function context of `make`"}]
+    [diagnostic] = document["files"][0]["diagnostics"]
+    assert (diagnostic["code"], diagnostic["rule"], diagnostic["severity"]) == ("BX107", "context-retention", "hint")
+    assert code == 0  # a hint does not fail the run by default
+
+
+def test_turned_off_the_rule_costs_nothing(tmp_path, monkeypatch):
+    """``--severity BX107=off`` skips the analysis itself, not only its findings."""
+    def never(*args: object) -> list:
+        raise AssertionError("the retention analysis ran")
+
+    monkeypatch.setattr(analyze, "find_retentions", never)
+    path = tmp_path / "leak.ts"
+    path.write_text(LEAK)
+    code, out = run_cli("--format", "json", "--severity", "BX107=off", str(path))
+    document = json.loads(out)
+    assert document["files"][0]["errors"] == [] and code == 0
+    assert document["files"][0]["diagnostics"] == []
+    assert all(f["retentions"] == [] for f in document["files"][0]["functions"])
+
+
+def test_explain_prints_the_chain(tmp_path):
+    path = tmp_path / "leak.ts"
+    path.write_text(LEAK)
+    _, out = run_cli("--explain", str(path))
+    assert "  = note 1/4, context slot:" in out
+    assert "    |               ^ `use` refers to `big`, so V8 gives it a slot in the function context of `make`" in out
+    assert "  = note 3/4, escapes:" in out
+    assert "    |          ^ the arrow: returned" in out
+    assert "^ nothing the arrow at 5:10 can run refers to `big`" in out
