@@ -65,7 +65,7 @@ class EscapeGraph:
         self._reaches: dict[Closure, set[object]] = {}
         #: while the graph is built: its nodes and its edges with their notes, in the order met.
         self._nodes: dict[object, None] = {}
-        self._edges: dict[tuple[object, object], tuple[int, str]] = {}
+        self._edges: dict[tuple[object, object], tuple[int, str | Closure]] = {}
 
     @property
     def graph(self) -> nx.DiGraph:
@@ -165,7 +165,7 @@ class EscapeGraph:
             frontier = following
         return hops
 
-    def _edge(self, source: object, target: object, offset: int, why: str) -> None:
+    def _edge(self, source: object, target: object, offset: int, why: str | Closure) -> None:
         """The first note of an edge is kept."""
         key = (source, target)
         if key not in self._edges:
@@ -222,9 +222,11 @@ class EscapeGraph:
             elif use.kind is UseKind.CALLEE and not (use is AWAITED_CALLEE_USE and ref.closure is binding.closure):
                 self._edge(binding, CALLED, ref.start, "called")
         if ref.closure is not binding.closure:
+            # Once an edge to a holder is there, so are the edges to the holders around it (an earlier
+            # reference walked them); its note is the closure, put in words only when asked (``note``).
             holder: Closure | None = ref.closure
-            while holder is not None and holder is not binding.closure:
-                self._edge(binding, holder, ref.start, f"captured by {describe(holder)}")
+            while holder is not None and holder is not binding.closure and (binding, holder) not in self._edges:
+                self._edge(binding, holder, ref.start, holder)
                 holder = holder.parent
 
     def escapes(self, closure: Closure) -> bool:
@@ -248,10 +250,15 @@ class EscapeGraph:
         while source != ESCAPE:
             target = self._toward_escape[source]
             data = graph.edges[source, target]
-            steps.append(Step(data["offset"], f"{describe(source)}: {data['why']}", describe(source),
+            steps.append(Step(data["offset"], f"{describe(source)}: {note(data['why'])}", describe(source),
                               role=StepRole.ESCAPE))
             source = target
         return steps
+
+
+def note(why: str | Closure) -> str:
+    """An edge's note in words: a closure stands for "captured by" it."""
+    return why if isinstance(why, str) else f"captured by {describe(why)}"
 
 
 def describe(node: object) -> str:

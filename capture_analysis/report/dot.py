@@ -57,7 +57,7 @@ import graphviz
 import networkx as nx
 
 from ..analyze import FileAnalysis
-from ..escape import ESCAPE
+from ..escape import ESCAPE, note
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
 from ..policies.support import PolicySite
 from ..records import Decision, FunctionReport, Site
@@ -138,7 +138,7 @@ def escape_of(analysis: FileAnalysis, closure: Closure) -> Escape | None:
     path = nx.shortest_path(graph.graph, closure, ESCAPE)
     via = next((node for node in path[1:-1] if isinstance(node, Closure)), None)
     last = graph.graph.edges[path[-2], ESCAPE]
-    return Escape(via, last["offset"], last["why"])
+    return Escape(via, last["offset"], note(last["why"]))
 
 
 def subtree(roots: Sequence[Closure]) -> list[Closure]:

@@ -52,7 +52,8 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) ->
 
     Cheapest questions first: most files have no candidate; in most of the rest every closure that holds a
     context refers (itself or through the closures nested in it) to everything in it; only then is it asked
-    whether the closure escapes (which may build the escape graph) and what else it can run.  Sets of
+    whether the closure escapes (which may build the escape graph), whether a function around it or a
+    closure that captures it keeps the same contexts anyway, and last what else it can run.  Sets of
     candidates are bit masks, so that deep nesting costs big-integer operations, not loops."""
     shapes = ValueShapes(source)
     candidates = Candidates(model, source, shapes)
@@ -63,24 +64,30 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) ->
                and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
     if not pending:
         return []
-    reach = Reach(model, source, graph, candidates.bit)
+    reach: Reach | None = None
     found = Found(candidates, shapes)
     enclosing: dict[Closure, Closure | None] = {}
     for closure in pending:
-        left_over = candidates.held(closure) & ~reach.uses(closure) & ~found.dead
-        if not left_over:
-            continue
+        left_over = candidates.held(closure) & ~nested.get(closure, 0) & ~found.dead
         outer = nearest_escaping_ancestor(closure, graph, enclosing)
         if outer is not None:
             # made when ``outer`` runs: for ``outer``'s own contexts and those around it, ``outer`` is judged
             left_over &= ~candidates.held(outer)
+        if not left_over:
+            continue
         alone, capturers = escape_routes(graph, closure)
         if not alone and capturers:
             kept_anyway = -1
             for capturer in capturers:
                 kept_anyway &= candidates.held(capturer)
             left_over &= ~kept_anyway  # it lives only in contexts its capturers keep, with these in them
-        found.add(closure, left_over, reach)
+        if not left_over:
+            continue
+        if reach is None:
+            reach = Reach(model, source, graph, candidates.bit)  # the costliest question, asked last
+        left_over &= ~reach.uses(closure)
+        if left_over:
+            found.add(closure, left_over, reach)
     return [retention(binding, closures, candidates.place(binding), source, graph)
             for binding, closures in sorted(found.retainers.items(), key=lambda item: item[0].start)]
 

@@ -40,6 +40,8 @@ from .values import ValueShapes
 #: bindings that never keep more than the closure holding them keeps already.
 OWN_NAMES = frozenset({BindingKind.FUNCTION_NAME, BindingKind.CLASS_NAME, BindingKind.IMPORT, BindingKind.ENUM,
                        BindingKind.NAMESPACE})
+
+
 def runs_once(closure: Closure) -> bool:
     """The module, and what runs once per program (``bind/runs_once``: a module-level IIFE, a UMD factory, a
     namespace declared once...): what they keep alive is kept once, as module bindings are."""
@@ -71,15 +73,21 @@ class Candidates:
         self.bindings: list[Binding] = []
         self.held_memo: dict[Closure, int] = {}
         self.scope_memo: dict[Scope, int] = {}
+        # One pass over every binding of the file, the cheapest tests first and those of its function once:
+        # only a function that nests others has bindings in a context.
+        skipped: dict[Closure, bool] = {}
         for binding in model.bindings:
-            if not runs_once(binding.scope.closure) and self.in_context(binding) and self.eligible(binding) \
-                    and shapes.may_hold_an_object(binding):
+            closure = binding.scope.closure
+            skip = skipped.get(closure)
+            if skip is None:
+                skip = skipped[closure] = not closure.children or runs_once(closure) or closure.has_syntax_error
+            if skip or binding.kind in OWN_NAMES or not self.in_context(binding, closure):
+                continue
+            if self.eligible(binding, closure) and shapes.may_hold_an_object(binding):
                 self.add(binding)
 
-    def eligible(self, binding: Binding) -> bool:
-        closure = binding.closure
-        if runs_once(closure) or binding.kind in OWN_NAMES or closure.has_syntax_error:
-            return False
+    @staticmethod
+    def eligible(binding: Binding, closure: Closure) -> bool:
         if binding.scope.has_direct_eval:
             return False
         init = binding.init_closure
@@ -88,8 +96,7 @@ class Candidates:
             return False  # ``function helper() {}``, ``const f = () => ...``: the function object only
         return True
 
-    def in_context(self, binding: Binding) -> bool:
-        closure = binding.scope.closure
+    def in_context(self, binding: Binding, closure: Closure) -> bool:
         for ref in binding.references:
             if ref.closure is not closure:
                 return True
