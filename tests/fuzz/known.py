@@ -8,7 +8,15 @@ keeps looking for other bugs.  Anything no entry explains fails the run.
 When the analyzer is fixed, the regression's header says ``// fixed: NAME``
 and the entry goes: a fixed bug is never excused again.
 
-Both bugs found so far are fixed, so there is no entry.  Their predicates
+Open: ``per-iteration-block-in-unbraced-loop-body`` (issue 16): a block
+that a loop runs again is a fresh scope instance per iteration only if it is
+the loop's braced body (or there is a ``let``/``const`` head), so a binding of
+a block inside a single-statement body (``while (c) if (d) { let y ... }``,
+``for (var i ...) try { ... }``) is taken for a binding of the activation, or
+of an outer loop's iteration, and is ``stack`` although a closure stored in a
+binding outside the loop runs in a later iteration.
+
+The bugs fixed so far have no entry.  Their predicates
 are in the history of this file: ``write-after-operand-closure`` (a write
 placed at its target, before the right-hand side that created the capturing
 closure; fixed by "Soundness fix: a write takes effect after its assigned
@@ -23,21 +31,38 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .program import Program, Var
+from .model import InstanceKind, Var
+from .program import Program
+from .statements import BlockStmt, Loop
 
 
 @dataclass(frozen=True, slots=True)
 class KnownBug:
     name: str
-    #: does this bug explain a `value` verdict for ``var`` that the oracle refuted in ``program``?
+    #: does this bug explain the verdict for ``var`` that the oracle refuted in ``program``?
     explains: Callable[[Program, Var], bool]
+    #: the verdict it makes wrong: ``value`` or ``stack``.
+    storage: str = "value"
 
 
-KNOWN_BUGS: tuple[KnownBug, ...] = ()
+def in_unbraced_loop_body(program: Program, var: Var) -> bool:
+    """Is ``var`` a binding of an iteration of a loop whose body is a single statement and whose head declares
+    nothing per iteration (the binding is declared in a block of that statement)?"""
+    instance = var.instance
+    if instance is None or instance.kind is not InstanceKind.ITERATION:
+        return False
+    loop = instance.loop
+    assert isinstance(loop, Loop)
+    return not isinstance(loop.body, BlockStmt) and not loop.lexical_head
 
 
-def explain(program: Program, var: Var) -> str | None:
+KNOWN_BUGS: tuple[KnownBug, ...] = (
+    KnownBug("per-iteration-block-in-unbraced-loop-body", in_unbraced_loop_body, "stack"),
+)
+
+
+def explain(program: Program, var: Var, storage: str = "value") -> str | None:
     for bug in KNOWN_BUGS:
-        if bug.explains(program, var):
+        if bug.storage == storage and bug.explains(program, var):
             return bug.name
     return None
