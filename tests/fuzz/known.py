@@ -16,6 +16,12 @@ a block inside a single-statement body (``while (c) if (d) { let y ... }``,
 of an outer loop's iteration, and is ``stack`` although a closure stored in a
 binding outside the loop runs in a later iteration.
 
+Open: ``closure-carried-by-for-head-copy`` (found with the first): a
+``for (let i = 0, g; ...)`` head binding is copied into the next iteration's
+copy, so a closure stored in ``g`` runs in the next iteration, after the one
+whose bindings it refers to ended; boxcheck counts ``g`` as the iteration's own
+and answers ``stack``.
+
 The bugs fixed so far have no entry.  Their predicates
 are in the history of this file: ``write-after-operand-closure`` (a write
 placed at its target, before the right-hand side that created the capturing
@@ -33,7 +39,7 @@ from dataclasses import dataclass
 
 from .model import InstanceKind, Var
 from .program import Program
-from .statements import BlockStmt, Loop
+from .statements import BlockStmt, ForClassic, Loop
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +62,19 @@ def in_unbraced_loop_body(program: Program, var: Var) -> bool:
     return not isinstance(loop.body, BlockStmt) and not loop.lexical_head
 
 
+def in_for_with_two_head_bindings(program: Program, var: Var) -> bool:
+    """Is ``var`` a binding of an iteration of ``for (let i = 0, h = ...; ...)``, whose second head binding may
+    carry a closure of one iteration into the next?"""
+    instance = var.instance
+    if instance is None or instance.kind is not InstanceKind.ITERATION:
+        return False
+    loop = instance.loop
+    return isinstance(loop, ForClassic) and loop.lexical_head and loop.also_init is not None
+
+
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug("per-iteration-block-in-unbraced-loop-body", in_unbraced_loop_body, "stack"),
+    KnownBug("closure-carried-by-for-head-copy", in_for_with_two_head_bindings, "stack"),
 )
 
 
