@@ -22,6 +22,12 @@ copy, so a closure stored in ``g`` runs in the next iteration, after the one
 whose bindings it refers to ended; boxcheck counts ``g`` as the iteration's own
 and answers ``stack``.
 
+Open: ``logical-assignment-value-is-the-old-value`` (found with the
+``stack`` check, by the random families alone): the value of ``x ??= e`` or
+``x ||= e`` is ``x``'s old value when that is a closure, but boxcheck's escape
+graph follows only ``e`` out of it, so the closure held in ``x`` escapes
+unseen.
+
 The bugs fixed so far have no entry.  Their predicates
 are in the history of this file: ``write-after-operand-closure`` (a write
 placed at its target, before the right-hand side that created the capturing
@@ -34,12 +40,14 @@ its source").
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .model import InstanceKind, Var
+from .expressions import ArrayTarget, Assign, Closure, ObjectTarget, Param
+from .model import Fn, Instance, InstanceKind, Scope, Var
 from .program import Program
-from .statements import BlockStmt, ForClassic, Loop
+from .statements import BlockStmt, Declarator, ExprStmt, ForClassic, Loop
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,9 +80,58 @@ def in_for_with_two_head_bindings(program: Program, var: Var) -> bool:
     return isinstance(loop, ForClassic) and loop.lexical_head and loop.also_init is not None
 
 
+def nodes(root: object):
+    """Every node of the tree below ``root`` (expressions, statements, targets, parameters, functions through
+    the closures, declarations and classes that hold them), not following the links back to bindings, scopes
+    and instances."""
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, tuple)):
+            stack.extend(node)
+            continue
+        if not dataclasses.is_dataclass(node) or isinstance(node, (Var, Instance, Scope)) or id(node) in seen:
+            continue
+        seen.add(id(node))  # an ``await``/``yield`` links back to its function
+        yield node
+        if isinstance(node, Fn):
+            stack.extend([node.params, node.body])
+            continue
+        stack.extend(getattr(node, f.name) for f in dataclasses.fields(node))
+
+
+def uses_logical_assignment_value(program: Program, var: Var) -> bool:
+    """Does the program use the value of an ``x ??= e`` or ``x ||= e`` (not as a statement of its own) where
+    ``x`` is given a closure that refers to ``var`` (initialized, assigned, or defaulted to one)?"""
+    holders: set[int] = set()
+    used: list[Assign] = []
+    statements: set[int] = set()
+    for node in nodes(program.functions):
+        if isinstance(node, ExprStmt):
+            statements.add(id(node.expr))
+        pairs = []
+        if isinstance(node, Declarator):
+            pairs.append((node.target, node.init))
+        elif isinstance(node, (Param, ArrayTarget)):
+            items = [(node.target, node.default)] if isinstance(node, Param) else node.items
+            pairs.extend(items)
+        elif isinstance(node, ObjectTarget):
+            pairs.extend((target, default) for _, target, default in node.items)
+        elif isinstance(node, Assign):
+            pairs.append((node.target, node.value))
+            if node.op in ("??=", "||="):
+                used.append(node)
+        for target, value in pairs:
+            if isinstance(value, Closure) and var in value.fn.refers:
+                holders.update(id(v) for v in target.vars())
+    return any(id(a) not in statements and any(id(v) in holders for v in a.target.vars()) for a in used)
+
+
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug("per-iteration-block-in-unbraced-loop-body", in_unbraced_loop_body, "stack"),
     KnownBug("closure-carried-by-for-head-copy", in_for_with_two_head_bindings, "stack"),
+    KnownBug("logical-assignment-value-is-the-old-value", uses_logical_assignment_value, "stack"),
 )
 
 
