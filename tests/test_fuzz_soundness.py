@@ -353,8 +353,9 @@ def test_random_programs_get_sound_verdicts(oracle):
     budget(QUICK_PROGRAMS).run(make)
     print(f"\nsoundness fuzzing: {tally.line()}")
     assert tally.programs > 0
-    # not vacuous: the oracle saw `value` verdicts exercised and bindings changed after capture
-    assert tally.value_exercised > 0 and tally.changed > 0
+    # not vacuous: the oracle saw `value` verdicts exercised, bindings changed after capture, and closures that
+    # outlived the instance of a binding they refer to
+    assert tally.value_exercised > 0 and tally.changed > 0 and tally.outlived > 0
 
 
 # -- what the fuzzer found -------------------------------------------------------------------------
