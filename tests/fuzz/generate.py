@@ -15,8 +15,9 @@ which is what makes "declared later" visible, the way pyflakes defers bodies.
 
 The generator is split by concept: this module holds the choices, the
 bindings, the expressions and the writes; ``generate_statements.py`` the
-statements (blocks, loops, labels and jumps, ``switch``, ``try``, the idioms
-that put a write and a closure on different paths); ``generate_functions.py``
+statements (blocks, loops, labels and jumps, ``switch``, ``try``);
+``generate_idioms.py`` the idioms that put a write and a closure on different
+paths, or a closure of one iteration in the next; ``generate_functions.py``
 functions, parameters, patterns and classes.
 
 Termination: loops have constant bounds and counters that ``continue`` cannot
@@ -49,6 +50,7 @@ from .expressions import (
     Wrap,
 )
 from .generate_functions import FunctionsMixin, Pending
+from .generate_idioms import IdiomsMixin
 from .generate_statements import JumpTarget, StatementsMixin
 from .model import Fn, FnKind, Scope, Type, Var, VarKind, instance_of
 from .program import Program
@@ -64,7 +66,7 @@ MIN_BYTES = 256
 MAX_BYTES = 4096
 
 
-class Generator(StatementsMixin, FunctionsMixin):
+class Generator(StatementsMixin, IdiomsMixin, FunctionsMixin):
     """Reads every choice from a byte string: one byte a choice, zero (and the end) meaning the simplest.
 
     Drawing each choice from hypothesis costs about 0.3 ms; a program makes
