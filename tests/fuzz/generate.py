@@ -13,60 +13,47 @@ before its initialization throws, and every call that may throw is guarded).
 Closure bodies are generated after the body that creates them is complete,
 which is what makes "declared later" visible, the way pyflakes defers bodies.
 
-Termination: loops have constant bounds; a body or a closure may still write
-a loop counter, so the JavaScript print guards every loop test and function
-entry with a global budget (``oracle.js``).
+The generator is split by concept: this module holds the choices, the
+bindings, the expressions and the writes; ``generate_statements.py`` the
+statements (blocks, loops, labels and jumps, ``switch``, ``try``);
+``generate_idioms.py`` the idioms that put a write and a closure on different
+paths, or a closure of one iteration in the next; ``generate_functions.py``
+functions, parameters, patterns and classes.
+
+Termination: loops have constant bounds and counters that ``continue`` cannot
+skip; a body or a closure may still write a loop counter, so the JavaScript
+print guards every loop test and function entry with a global budget
+(``oracle.js``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from hypothesis import strategies as st
 
-from .program import (
-    STATIC_ELEMENTS,
+from .expressions import (
     ArrayLit,
     ArrayTarget,
     Assign,
     Binary,
-    Block,
-    BlockStmt,
-    Break,
     Call,
-    ClassLit,
-    Closure,
-    Decl,
-    Declarator,
+    Cond,
     Expr,
-    ExprStmt,
-    Fn,
-    FnDecl,
-    FnKind,
-    ForClassic,
-    ForEach,
-    Guarded,
-    If,
     Lit,
     NameTarget,
     New,
     ObjectLit,
     ObjectTarget,
-    Param,
-    Program,
     Read,
-    Return,
-    Stmt,
-    Switch,
+    Suspend,
     Target,
-    Try,
-    Type,
     Update,
-    Var,
-    VarKind,
-    While,
     Wrap,
 )
+from .generate_functions import FunctionsMixin, Pending
+from .generate_idioms import IdiomsMixin
+from .generate_statements import JumpTarget, StatementsMixin
+from .model import Fn, FnKind, Scope, Type, Var, VarKind, instance_of
+from .program import Program
 
 #: closures nest at most this deep below a module-level function.
 MAX_DEPTH = 3
@@ -74,31 +61,12 @@ NUM_WRITE_OPS = ("=", "+=", "-=", "??=", "||=", "&&=")
 FN_WRITE_OPS = ("=", "??=", "||=", "&&=")
 KEYS = ("a", "b", "c")
 
-
-@dataclass(eq=False)
-class Scope:
-    """A lexical scope as the generator sees it: the bindings declared in it so far."""
-
-    parent: Scope | None
-    vars: list[Var] = field(default_factory=list)
-
-
-@dataclass(eq=False)
-class Pending:
-    """A closure whose parameters and body are generated once its creator's body is complete."""
-
-    fn: Fn
-    #: where the closure stands: its body sees everything declared in this scope and around it.
-    scope: Scope
-    expression_body: bool
-
-
 #: the bytes a program is drawn from: hypothesis shrinks them towards fewer and smaller, that is, simpler.
 MIN_BYTES = 256
 MAX_BYTES = 4096
 
 
-class Generator:
+class Generator(StatementsMixin, IdiomsMixin, FunctionsMixin):
     """Reads every choice from a byte string: one byte a choice, zero (and the end) meaning the simplest.
 
     Drawing each choice from hypothesis costs about 0.3 ms; a program makes
@@ -114,8 +82,18 @@ class Generator:
         self.var_scope: Scope | None = None
         self.fn: Fn | None = None
         self.pending: list[Pending] = []
+        #: every function generated, for the last pass (``Fn.plan_checks``).
+        self.fns: list[Fn] = []
         #: a class binding -> the names of its class's methods.
         self.methods: dict[Var, list[str]] = {}
+        #: what ``break`` and ``continue`` may target here, innermost last (reset in each function).
+        self.jumps: list[JumpTarget] = []
+        #: generating parameters: no ``await`` or ``yield`` there.
+        self.in_params = False
+        #: the next block begins with ``callback_swap`` (set for the first block of some loop bodies).
+        self.swap_next_block = False
+        #: the function binding that the next ``callback_swap`` stores into (``callback_loop``).
+        self.swap_holder: Var | None = None
 
     # -- choices (0 is the simplest, which is where shrinking goes) ----------------------
 
@@ -136,11 +114,14 @@ class Generator:
     def chance(self, percent: int) -> bool:
         return self.byte() * 100 >= (100 - percent) * 256
 
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter - 1}"
+
     # -- bindings ----------------------------------------------------------------------
 
     def new_var(self, prefix: str, kind: VarKind, type_: Type, scope: Scope, owner: Fn | None) -> Var:
-        var = Var(f"{prefix}{self.counter}", kind, type_, owner, len(self.vars))
-        self.counter += 1
+        var = Var(self.fresh(prefix), kind, type_, owner, len(self.vars), instance=instance_of(kind, scope, owner))
         self.vars.append(var)
         scope.vars.append(var)
         return var
@@ -152,25 +133,33 @@ class Generator:
 
     def visible(self, scope: Scope, type_: Type | None = None, writable: bool = False) -> list[Var]:
         found: list[Var] = []
+        hidden: frozenset = frozenset()
         node: Scope | None = scope
         while node is not None:
+            hidden |= node.hides
             for var in node.vars:
-                if var.owner is None:
+                if var.owner is None or var in hidden or var.private:
                     continue  # module-level functions: calling them back only recurses
                 if (type_ is None or var.type is type_) and (not writable or var.writable):
                     found.append(var)
+            if node.sealed:
+                break
             node = node.parent
         return found
 
     def refer(self, var: Var) -> None:
-        """Record that the current function's code refers to ``var``: find its capturer."""
+        """Record that the current function's code refers to ``var``: every function between the reference and
+        ``var``'s owner refers to it, and the outermost of them captures it."""
         fn = self.fn
         if var.owner is None or fn is None or var.owner is fn:
             return
-        while fn is not None and fn.parent is not var.owner:
+        while fn is not None and fn is not var.owner:
+            if var not in fn.refers:
+                fn.refers.append(var)
+            if fn.parent is var.owner:
+                fn.capture(var)
+                return
             fn = fn.parent
-        if fn is not None:
-            fn.capture(var)
 
     def read(self, var: Var) -> Read:
         self.refer(var)
@@ -190,7 +179,7 @@ class Generator:
     # -- expressions -------------------------------------------------------------------
 
     def num(self, scope: Scope, depth: int) -> Expr:
-        choice = self.int(0, 7) if depth > 0 else self.int(0, 1)
+        choice = self.int(0, 10) if depth > 0 else self.int(0, 1)
         if choice == 1:
             candidates = self.visible(scope, Type.NUM)
             if candidates:
@@ -215,7 +204,20 @@ class Generator:
                 cls = self.pick(classes)
                 methods = self.methods.get(cls) or [None]
                 return New(self.read(cls), self.pick(methods), self.args(scope, depth - 1))
+        if choice == 8:
+            # only one arm runs: a write in one and a closure in the other never meet
+            return Cond(self.condition(scope), self.num(scope, depth - 1), self.num(scope, depth - 1))
+        if choice == 9:
+            return Binary(self.num(scope, depth - 1), self.pick(("&&", "||", "??")), self.num(scope, depth - 1))
+        if choice == 10 and self.fn is not None and not self.in_params:
+            if self.fn.is_async:
+                return Suspend("await", self.num(scope, depth - 1), self.fn)
+            if self.fn.is_generator:
+                return Suspend("yield", self.num(scope, depth - 1), self.fn)
         return Lit(str(self.int(0, 5)))
+
+    def condition(self, scope: Scope) -> Expr:
+        return Binary(self.num(scope, 1), self.pick(("<", ">", "===", "!==")), Lit(str(self.int(0, 3))))
 
     def args(self, scope: Scope, depth: int) -> list[Expr]:
         """Arguments: numbers, or closures for a callee to call (a closure passed to a call escapes)."""
@@ -248,36 +250,17 @@ class Generator:
             fn = fn.parent
         return count
 
-    def class_lit(self, scope: Scope) -> tuple[ClassLit, list[str]]:
-        """An anonymous class; its elements' bodies, like closures', are generated once the creator's is done.
-
-        Static elements run while the class is defined, before the binding it initializes is: they see
-        only what is visible now (``frozen``), not what is declared after.
-        """
-        frozen = Scope(None, self.visible(scope))
-        elements: list[Fn] = []
-        for _ in range(self.int(1, 3)):
-            kind = self.pick((FnKind.METHOD, FnKind.FIELD, FnKind.STATIC_BLOCK, FnKind.STATIC_FIELD))
-            fn = Fn(kind, self.fn, label=f"{kind.value[0]}{self.counter}")
-            self.counter += 1
-            expression_body = kind in (FnKind.FIELD, FnKind.STATIC_FIELD)
-            self.pending.append(Pending(fn, frozen if kind in STATIC_ELEMENTS else scope, expression_body))
-            elements.append(fn)
-        return ClassLit(elements), [fn.label for fn in elements if fn.kind is FnKind.METHOD]
-
-    def closure(self, scope: Scope, kind: FnKind, initializes: Var | None = None) -> Closure:
-        fn = Fn(kind, self.fn, initializes=initializes)
-        expression_body = kind is FnKind.ARROW and self.chance(40)
-        self.pending.append(Pending(fn, scope, expression_body))
-        return Closure(fn)
-
     # -- writes ------------------------------------------------------------------------
 
     def write(self, scope: Scope, depth: int) -> Expr | None:
         targets = self.visible(scope, writable=True)
         if not targets:
             return None
-        var = self.pick(targets)
+        return self.write_of(self.pick(targets), scope, depth, targets)
+
+    def write_of(self, var: Var, scope: Scope, depth: int, targets: list[Var] | None = None) -> Expr:
+        """A write of ``var``, in any form; destructuring forms may write other ``targets`` too."""
+        targets = targets if targets is not None else [var]
         form = self.int(0, 4)
         if var.type is Type.NUM and form == 1:
             return Update(self.name_target(var), self.pick(("++", "--")), prefix=self.chance(50))
@@ -288,10 +271,7 @@ class Generator:
                 pattern = ArrayTarget([(self.name_target(var, True), None), (self.name_target(other, True), None)])
                 return Assign(pattern, "=", ArrayLit([self.read(other), self.read(var)]))
         if form == 3:
-            default = self.value(var.type, scope, depth) if self.chance(50) else None
-            items: list[tuple[Target, Expr | None]] = [(self.name_target(var, True), default)]
-            source = ArrayLit([] if default is not None and self.chance(50) else [self.value(var.type, scope, depth)])
-            return Assign(ArrayTarget(items), "=", source)
+            return self.array_assignment(var, scope, depth, targets)
         if form == 4:
             key = self.pick(KEYS)
             return Assign(ObjectTarget([(key, self.name_target(var, True), None)]), "=",
@@ -301,260 +281,32 @@ class Generator:
         target = self.name_target(var)
         return Assign(target, op, self.value(var.type, scope, depth))
 
-    # -- statements --------------------------------------------------------------------
-
-    def block(self, parent: Scope, budget: int, function_body: Scope | None = None) -> Block:
-        """A block; ``function_body`` is the scope to use when this is a function's body."""
-        scope = function_body if function_body is not None else Scope(parent)
-        hoisted: list[Fn] = []
-        if self.can_nest():
-            for _ in range(self.int(0, 1 if budget < 4 else 2)):
-                fn = Fn(FnKind.DECLARATION, self.fn)
-                fn.name = self.new_var("f", VarKind.FUNCTION, Type.FN, scope, self.fn)
-                self.pending.append(Pending(fn, scope, False))
-                hoisted.append(fn)
-        stmts: list[Stmt] = []
-        for _ in range(self.int(0, max(0, min(budget, 6)))):
-            stmts.extend(self.statement(scope, budget - 1))
-        for fn in hoisted:
-            stmts.insert(self.int(0, len(stmts)), FnDecl(fn))
-        returns = self.fn is None or self.fn.kind is not FnKind.STATIC_BLOCK  # no ``return`` in a static block
-        if returns and self.chance(15 if function_body is None else 40):
-            stmts.append(Return(self.return_value(scope)))
-        return Block(stmts)
-
-    def return_value(self, scope: Scope) -> Expr | None:
-        choice = self.int(0, 3)
-        if choice == 1:
-            return self.fn_value(scope, 1)
-        if choice == 2:
-            return ArrayLit([self.fn_value(scope, 1) for _ in range(self.int(1, 2))])
-        if choice == 3:
-            return ObjectLit([(k, self.fn_value(scope, 1)) for k in KEYS[: self.int(1, 2)]])
-        return self.num(scope, 1)
-
-    def statement(self, scope: Scope, budget: int) -> list[Stmt]:
-        choice = self.int(0, 12) if budget > 0 else self.int(0, 4)
-        if choice == 0:
-            return [self.declaration(scope)]
-        if choice == 1:
-            write = self.write(scope, 1)
-            if write is not None:
-                return [ExprStmt(write)]
-        if choice == 2:
-            callees = self.visible(scope, Type.FN)
-            if callees:
-                call = ExprStmt(Call(self.read(self.pick(callees)), self.args(scope, 1)))
-                return [Guarded(Block([call]))] if self.chance(85) else [call]
-        if choice == 3:
-            return [ExprStmt(Call(Lit("keep"), [self.fn_value(scope, 1)]))]
-        if choice == 4 and self.can_nest():
-            iife = Call(self.closure(scope, self.pick((FnKind.ARROW, FnKind.EXPRESSION))), self.args(scope, 1))
-            return [Guarded(Block([ExprStmt(iife)]))]
-        if choice == 5:
-            cond = Binary(self.num(scope, 1), self.pick(("<", ">", "===", "!==")), Lit(str(self.int(0, 3))))
-            then = self.block(scope, budget - 1)
-            otherwise = self.block(scope, budget - 1) if self.chance(40) else None
-            return [If(cond, then, otherwise)]
-        if choice == 6:
-            return [BlockStmt(self.block(scope, budget - 1))]
-        if choice == 7:
-            return [self.for_classic(scope, budget)]
-        if choice == 8:
-            return [self.for_each(scope, budget)]
-        if choice == 9:
-            return self.while_loop(scope, budget)
-        if choice == 10:
-            return [self.try_catch(scope, budget)]
-        if choice == 11:
-            return [self.declaration(scope)]
-        if choice == 12:
-            return [self.switch(scope, budget)]
-        return [self.declaration(scope)] if self.chance(50) else [ExprStmt(self.num(scope, 1))]
-
-    def declaration(self, scope: Scope) -> Decl:
-        keyword = self.pick(("let", "const", "var"))
-        kind = {"let": VarKind.LET, "const": VarKind.CONST, "var": VarKind.VAR}[keyword]
-        declarators: list[Declarator] = []
-        for _ in range(self.int(1, 2)):
-            shape = self.int(0, 4)
-            if shape == 4 and kind is not VarKind.VAR and self.can_nest():
-                literal, methods = self.class_lit(scope)
-                var = self.declare("k", kind, Type.CLASS, scope)
-                self.methods[var] = methods
-                declarators.append(Declarator(NameTarget(var), literal))
-                continue
-            if shape == 2:
-                declarators.append(self.array_declarator(kind, scope))
-                continue
-            if shape == 3:
-                declarators.append(self.object_declarator(kind, scope))
-                continue
-            type_ = Type.FN if shape == 1 else Type.NUM
-            if type_ is Type.FN and kind is not VarKind.VAR and self.can_nest() and self.chance(50):
-                # the initializer is the closure literal itself: ``const f = () => f()``
-                var = self.declare("v", kind, type_, scope)
-                init: Expr | None = self.closure(scope, self.pick((FnKind.ARROW, FnKind.EXPRESSION)), var)
-                declarators.append(Declarator(NameTarget(var), init, self.chance(20)))
-                continue
-            init = None if kind is not VarKind.CONST and self.chance(15) else self.value(type_, scope, 1)
-            var = self.declare("v", kind, type_, scope)
-            if isinstance(init, Closure) and kind is not VarKind.VAR:
-                init.fn.initializes = var
-            declarators.append(Declarator(NameTarget(var), init, self.chance(20)))
-        return Decl(keyword, declarators)
-
-    def array_declarator(self, kind: VarKind, scope: Scope) -> Declarator:
-        count = self.int(1, 2)
-        values = ArrayLit([self.num(scope, 1) for _ in range(self.int(0, count))])
+    def array_assignment(self, var: Var, scope: Scope, depth: int, targets: list[Var]) -> Assign:
+        """``[a, b = a, c = () => b] = [...]``: the targets are written left to right, after the source, and a
+        default may read or capture a target to its left (already written) or to its right (not yet)."""
+        chosen = [var] + [v for v in targets if v is not var][: self.int(0, 2) if self.chance(40) else 0]
         items: list[tuple[Target, Expr | None]] = []
-        for _ in range(count):
-            default = self.default(scope)
-            items.append((NameTarget(self.declare("d", kind, Type.NUM, scope)), default))
-        rest = NameTarget(self.declare("r", kind, Type.NUM, scope)) if self.chance(20) else None
-        return Declarator(ArrayTarget(items, rest), values)
-
-    def object_declarator(self, kind: VarKind, scope: Scope) -> Declarator:
-        keys = KEYS[: self.int(1, 2)]
-        values = ObjectLit([(k, self.num(scope, 1)) for k in keys if self.chance(70)])
-        items = [(k, NameTarget(self.declare("o", kind, Type.NUM, scope)), self.default(scope)) for k in keys]
-        return Declarator(ObjectTarget(items), values)
-
-    def default(self, scope: Scope) -> Expr | None:
-        """A default value in a pattern; a closure there is created while the pattern binds."""
-        if not self.chance(40):
-            return None
-        if self.can_nest() and self.chance(50):
-            return self.closure(scope, FnKind.ARROW)
-        return self.num(scope, 1)
-
-    def loop_body(self, scope: Scope, budget: int) -> Block:
-        return self.block(scope, budget - 1)
-
-    def for_classic(self, scope: Scope, budget: int) -> ForClassic:
-        keyword = self.pick(("let", "var"))
-        if keyword == "let":
-            head = Scope(scope)
-            var = self.new_var("i", VarKind.LET, Type.NUM, head, self.fn)
-        else:
-            head = scope
-            var = self.declare("i", VarKind.VAR, Type.NUM, scope)
-        self.refer(var)
-        loop = ForClassic(keyword, var, self.int(1, 3), Block())
-        if self.can_nest():
-            if self.chance(10):
-                kind = VarKind.LET if keyword == "let" else VarKind.VAR
-                extra = self.new_var("h", kind, Type.FN, head, self.fn) if keyword == "let" \
-                    else self.declare("h", kind, Type.FN, scope)
-                loop.also_init = (extra, Call(Lit("keep"), [self.closure(head, FnKind.ARROW)]))
-            if self.chance(10):
-                loop.also_test = Call(Lit("keep"), [self.closure(head, FnKind.ARROW)])
-            if self.chance(15):
-                loop.also_update = Call(Lit("keep"), [self.closure(head, FnKind.ARROW)])
-        loop.body = self.loop_body(head, budget)
-        return loop
-
-    def for_each(self, scope: Scope, budget: int) -> ForEach:
-        of = self.chance(75)
-        type_ = Type.FN if of and self.chance(30) else Type.NUM
-        if of:
-            iterable: Expr = ArrayLit([self.value(type_, scope, 1) for _ in range(self.int(1, 3))])
-        else:
-            iterable = ObjectLit([(k, Lit(str(i))) for i, k in enumerate(KEYS[: self.int(1, 3)])])
-        existing = self.visible(scope, type_, writable=True)
-        if existing and self.chance(30):
-            target: Target = self.name_target(self.pick(existing))
-            return ForEach(None, target, of, iterable, self.loop_body(scope, budget))
-        keyword = self.pick(("const", "let", "var"))
-        kind = {"let": VarKind.LET, "const": VarKind.CONST, "var": VarKind.VAR}[keyword]
-        head = Scope(scope) if keyword != "var" else scope
-        var = self.declare("x", kind, type_, head)
-        return ForEach(keyword, NameTarget(var), of, iterable, self.loop_body(head, budget))
-
-    def while_loop(self, scope: Scope, budget: int) -> list[Stmt]:
-        counter = self.declare("w", VarKind.LET, Type.NUM, scope)
-        body = self.loop_body(scope, budget)
-        self.refer(counter)
-        body.stmts.insert(0, ExprStmt(Update(NameTarget(counter), "++", prefix=False)))
-        return [Decl("let", [Declarator(NameTarget(counter), Lit("0"))]), While(counter, self.int(1, 3), body)]
-
-    def switch(self, scope: Scope, budget: int) -> Switch:
-        """All clauses share one scope: a later clause's code and closures see an earlier clause's bindings,
-        which a run that enters at the later clause never initializes (reading them there throws)."""
-        discriminant = self.num(scope, 1) if self.chance(50) else Lit(str(self.int(0, 2)))
-        body = Scope(scope)
-        count = self.int(1, 3)
-        clauses: list[tuple[int | None, list[Stmt]]] = []
-        for index in range(count):
-            label = None if index == count - 1 and self.chance(30) else index
-            stmts: list[Stmt] = []
-            for _ in range(self.int(0, max(0, min(budget - 1, 3)))):
-                stmts.extend(self.statement(body, budget - 1))
-            if self.chance(40):
-                stmts.append(Break())
-            clauses.append((label, stmts))
-        return Switch(discriminant, clauses)
-
-    def try_catch(self, scope: Scope, budget: int) -> Try:
-        body = self.block(scope, budget - 1)
-        handler_scope = Scope(scope)
-        param = self.new_var("e", VarKind.CATCH, Type.NUM, handler_scope, self.fn) if self.chance(70) else None
-        return Try(body, param, self.block(handler_scope, budget - 1))
-
-    # -- functions ---------------------------------------------------------------------
-
-    def params(self, fn: Fn, scope: Scope) -> None:
-        for _ in range(self.int(0, 3)):
-            shape = self.int(0, 3)
-            if shape == 2:
-                var = self.new_var("p", VarKind.PARAM, Type.NUM, scope, fn)
-                pattern = ArrayTarget([(NameTarget(var), self.default(scope))])
-                fn.params.append(Param(pattern, ArrayLit([self.num(scope, 1)])))
-                continue
-            if shape == 3:
-                key = self.pick(KEYS)
-                var = self.new_var("p", VarKind.PARAM, Type.NUM, scope, fn)
-                fn.params.append(Param(ObjectTarget([(key, NameTarget(var), self.default(scope))]),
-                                       ObjectLit([])))
-                continue
+        for index, target in enumerate(chosen):
             default = None
-            if shape == 1:
-                default = self.closure(scope, FnKind.ARROW) if self.can_nest() and self.chance(50) \
-                    else self.num(scope, 1)
-            callable_ = isinstance(default, Closure) or (default is None and self.chance(30))
-            var = self.new_var("p", VarKind.PARAM, Type.FN if callable_ else Type.NUM, scope, fn)
-            fn.params.append(Param(NameTarget(var), default, annotate=self.chance(20)))
-        if self.chance(10):
-            var = self.new_var("r", VarKind.PARAM, Type.NUM, scope, fn)
-            fn.params.append(Param(NameTarget(var), rest=True))
+            if self.chance(50):
+                earlier = [v for v in chosen[:index] if v.type is target.type]
+                default = self.read(self.pick(earlier)) if earlier and self.chance(40) \
+                    else self.value(target.type, scope, depth)
+            items.append((self.name_target(target, True), default))
+        # the source gives the first few targets a value; the others take their default (or ``undefined``)
+        given = self.int(0, len(chosen))
+        return Assign(ArrayTarget(items), "=", ArrayLit([self.value(t.type, scope, depth) for t in chosen[:given]]))
 
-    def function(self, fn: Fn, outer: Scope, expression_body: bool, budget: int) -> None:
-        """Generate ``fn``'s parameters and body, then, recursively, the closures it creates."""
-        saved = (self.fn, self.var_scope, self.pending)
-        self.fn, self.pending = fn, []
-        if fn.kind is FnKind.EXPRESSION and self.chance(30):
-            name_scope = Scope(outer)
-            fn.name = self.new_var("n", VarKind.FUNCTION_NAME, Type.FN, name_scope, fn)
-            outer = name_scope
-        param_scope = Scope(outer)
-        if fn.kind in (FnKind.DECLARATION, FnKind.ARROW, FnKind.EXPRESSION, FnKind.METHOD):
-            self.params(fn, param_scope)
-        body_scope = Scope(param_scope)
-        self.var_scope = body_scope
-        if expression_body:
-            fn.body = self.num(body_scope, 2) if self.chance(70) else (self.write(body_scope, 1) or Lit("0"))
-        else:
-            fn.body = self.block(param_scope, budget, function_body=body_scope)
-        for pending in self.pending:
-            self.function(pending.fn, pending.scope, pending.expression_body, max(1, budget - 2))
-        self.fn, self.var_scope, self.pending = saved
+    # -- the program -------------------------------------------------------------------
 
     def program(self) -> Program:
         module = Scope(None)
         functions: list[Fn] = []
         for _ in range(self.int(1, 3)):
-            fn = Fn(FnKind.DECLARATION, None)
+            fn = Fn(FnKind.DECLARATION, None, site=module)
             fn.name = self.new_var("t", VarKind.FUNCTION, Type.FN, module, None)
+            fn.is_async = self.chance(15)
+            fn.is_generator = not fn.is_async and self.chance(10)
             functions.append(fn)
         for fn in functions:
             self.function(fn, module, False, self.int(2, 5))
@@ -562,6 +314,8 @@ class Generator:
         for fn in functions:
             for _ in range(self.int(1, 2)):
                 calls.append((fn, [Lit(str(self.int(0, 5))) for _ in range(self.int(0, 2))]))
+        for fn in self.fns:
+            fn.plan_checks()
         return Program(functions, calls, self.int(0, 1000), self.vars)
 
 

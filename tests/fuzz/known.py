@@ -8,14 +8,20 @@ keeps looking for other bugs.  Anything no entry explains fails the run.
 When the analyzer is fixed, the regression's header says ``// fixed: NAME``
 and the entry goes: a fixed bug is never excused again.
 
-Both bugs found so far are fixed, so there is no entry.  Their predicates
-are in the history of this file: ``write-after-operand-closure`` (a write
-placed at its target, before the right-hand side that created the capturing
-closure; fixed by "Soundness fix: a write takes effect after its assigned
-value is evaluated") and ``pattern-default-write-after-source`` (a write in a
+No bug is open.  The bugs fixed so far have no entry; their predicates are
+in the history of this file: ``write-after-operand-closure`` (a write placed
+at its target, before the right-hand side that created the capturing closure;
+fixed by "Soundness fix: a write takes effect after its assigned value is
+evaluated"), ``pattern-default-write-after-source`` (a write in a
 destructuring default, after the source that created the capturing closure;
 fixed by "Soundness fix: expressions inside a destructuring pattern run after
-its source").
+its source"), ``per-iteration-block-in-unbraced-loop-body`` (a block inside a
+loop's single-statement body taken for a block of the activation: issue 16's
+per-iteration instances), ``closure-carried-by-for-head-copy`` (a
+``for (let i = 0, g; ...)`` head copy carrying one iteration's closure into
+the next: ``Loop.copies_head``) and ``logical-assignment-value-is-the-old-value``
+(the value of ``x ??= e`` is ``x``'s old closure: the escape graph follows
+``x`` out of it).
 """
 
 from __future__ import annotations
@@ -23,21 +29,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .program import Program, Var
+from .model import Var
+from .program import Program
 
 
 @dataclass(frozen=True, slots=True)
 class KnownBug:
     name: str
-    #: does this bug explain a `value` verdict for ``var`` that the oracle refuted in ``program``?
+    #: does this bug explain the verdict for ``var`` that the oracle refuted in ``program``?
     explains: Callable[[Program, Var], bool]
+    #: the verdict it makes wrong: ``value`` or ``stack``.
+    storage: str = "value"
 
 
 KNOWN_BUGS: tuple[KnownBug, ...] = ()
 
 
-def explain(program: Program, var: Var) -> str | None:
+def explain(program: Program, var: Var, storage: str = "value") -> str | None:
     for bug in KNOWN_BUGS:
-        if bug.explains(program, var):
+        if bug.storage == storage and bug.explains(program, var):
             return bug.name
     return None

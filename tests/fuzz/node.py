@@ -10,7 +10,8 @@ import enum
 import json
 import shutil
 import subprocess
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ORACLE = Path(__file__).with_name("oracle.js")
@@ -43,6 +44,10 @@ class Run:
     changed: dict[int, Change]
     #: bindings still in their TDZ when a closure that captures them was created.
     early: frozenset[int] = frozenset()
+    #: binding index -> how many times a closure that refers to it began or resumed running (with its token seen).
+    checked: dict[int, int] = field(default_factory=dict)
+    #: binding index -> "activation" or "iteration": a closure that refers to it ran after that instance ended.
+    outlived: dict[int, str] = field(default_factory=dict)
 
 
 def node_path() -> str | None:
@@ -51,9 +56,13 @@ def node_path() -> str | None:
 
 class NodeOracle:
     def __init__(self, node: str):
+        # V8 prints a stack overflow inside its own promise bookkeeping (deep async recursion) to stderr and
+        # goes on: kept in a file, shown only if the oracle dies.
+        self.errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self.process = subprocess.Popen(
             [node, *NODE_FLAGS, str(ORACLE)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, text=True, encoding="utf-8",
+            bufsize=1,
         )
         self.next_id = 0
 
@@ -64,7 +73,8 @@ class NodeOracle:
         self.process.stdin.flush()
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError(f"the Node oracle exited with code {self.process.wait()}")
+            self.errors.seek(0)
+            raise RuntimeError(f"the Node oracle exited with code {self.process.wait()}:\n{self.errors.read()[-4000:]}")
         reply = json.loads(line)
         assert reply["id"] == self.next_id, reply
         return Run(
@@ -73,6 +83,8 @@ class NodeOracle:
             {int(k): v for k, v in reply["created"].items()},
             {int(k): Change(v["from"], v["to"]) for k, v in reply["changed"].items()},
             frozenset(reply["early"]),
+            {int(k): v for k, v in reply["checked"].items()},
+            {int(k): v for k, v in reply["outlived"].items()},
         )
 
     def close(self) -> None:
@@ -81,3 +93,4 @@ class NodeOracle:
         self.process.wait(timeout=10)
         if self.process.stdout is not None:
             self.process.stdout.close()
+        self.errors.close()

@@ -1,13 +1,16 @@
 // The soundness oracle: runs generated programs and records, for every
 // captured binding, whether its value changed after a closure that captures
-// it was created (docs/fuzzing.md says why that refutes a `value` verdict).
+// it was created (which refutes `value`), and whether a closure that refers to
+// it ran after the scope instance holding it had ended (which refutes
+// `stack`); docs/fuzzing.md says why.
 //
 // One process serves a whole test session: it reads one JSON request per
 // line on stdin, {"id": n, "code": "..."}, runs the code in a fresh VM
 // context in strict mode, and writes one JSON line per request:
 // {"id", "status": "ok"|"budget"|"timeout"|"error", "message", "created":
 // {binding: closures created}, "changed": {binding: {from, to}}, "early":
-// [bindings in their TDZ when a capturing closure was created]}.
+// [bindings in their TDZ when a capturing closure was created], "checked":
+// {binding: live checks}, "outlived": {binding: "activation"|"iteration"}}.
 //
 // The hooks the instrumented program calls (program.py prints them):
 //   __c(fn, [[k, () => x], ...], own)  a closure literal was created: snapshot
@@ -19,8 +22,16 @@
 //   __chk()                            check every snapshot against the live binding
 //   __tick()                           function entry: budget, then check
 //   __g()                              loop test: budget
+//   __enter(kind)                      a scope instance began (0: an activation,
+//                                      1: a loop iteration): a fresh token
+//   __leave(token)                     that instance ended
+//   __live([[() => token, [k, ...]]])  a closure that refers to bindings k began
+//                                      to run: was their instance still alive?
+//   __back(value, [...])               the same, on resuming after await/yield
 // Budgets stop runaway programs. Once one runs out, nothing more is recorded:
 // what came before is a prefix of a real run, what comes after is not.
+// Async code runs to completion inside the run (microtaskMode "afterEvaluate");
+// the closures it keeps are drained once more afterwards.
 "use strict";
 
 const vm = require("vm");
@@ -31,6 +42,10 @@ const ITERATIONS = 2000;
 const RECORDS = 1000;
 const DRAIN_CALLS = 60;
 const TIMEOUT_MS = 5000;
+const INSTANCE_KINDS = ["activation", "iteration"];
+
+// An async function that throws rejects its promise, which nothing awaits: not an error of the oracle.
+process.on("unhandledRejection", () => {});
 
 class Budget extends Error {}
 
@@ -51,6 +66,9 @@ function runProgram(code) {
   const changed = Object.create(null);
   const early = Object.create(null); // binding -> true: a capturing closure was made while it was in its TDZ
   const kept = [];
+  const checked = Object.create(null); // binding -> live checks made by closures that refer to it
+  const outlived = Object.create(null); // binding -> kind of its instance that a closure outlived
+  let lastSeed = 0;
   let frozen = false;
   let ticks = 0;
   let iterations = 0;
@@ -98,23 +116,40 @@ function runProgram(code) {
     frozen = true;
     throw new Budget("budget exhausted");
   };
+  // A generator's object is kept whole: ``drain`` resumes it (promises need nothing: they settle by themselves).
+  const isIterator = (value) => value !== null && typeof value === "object" && typeof value.next === "function"
+    && (Symbol.iterator in value || Symbol.asyncIterator in value);
   const keep = (value) => {
     if (frozen) return value;
-    const found = typeof value === "function" ? [value]
+    const found = typeof value === "function" || isIterator(value) ? [value]
       : value !== null && typeof value === "object" ? Object.values(value).filter((v) => typeof v === "function")
         : [];
     for (const fn of found) if (kept.length < 200) kept.push(fn);
     return value;
   };
   const drain = (seed) => {
+    lastSeed = seed;
     let state = seed >>> 0;
     for (let n = 0; n < DRAIN_CALLS && kept.length > 0 && !frozen; n++) {
       state = (Math.imul(state, 1103515245) + 12345) >>> 0;
       const fn = kept[(state >>> 8) % kept.length];
       try {
-        keep(fn(n % 3, 1));
+        keep(typeof fn === "function" ? fn(n % 3, 1) : fn.next(n % 3));
       } catch (error) {
         // a closure may read a binding in its TDZ, or call a number
+      }
+    }
+  };
+  // Tokens of scope instances. A token read in its TDZ is an activation's whose parameter list is still being
+  // evaluated (the token is its last parameter): that activation is running, so nothing outlived it.
+  const live = (entries) => {
+    if (frozen) return;
+    for (const [getter, ks] of entries) {
+      const token = read(getter);
+      if (token === UNINITIALIZED) continue;
+      for (const k of ks) {
+        checked[k] = (checked[k] || 0) + 1;
+        if (!token.live && !(k in outlived)) outlived[k] = INSTANCE_KINDS[token.kind];
       }
     }
   };
@@ -136,13 +171,28 @@ function runProgram(code) {
       if (frozen || ++iterations > ITERATIONS) exhausted();
       return true;
     },
+    __enter: (kind) => ({ live: true, kind }),
+    __leave: (token) => {
+      token.live = false;
+    },
+    __live: live,
+    __back: (value, entries) => {
+      live(entries);
+      return value;
+    },
+    __K: Symbol("token"),
+    __drainAgain: () => drain(lastSeed + 1),
     keep,
     drain,
-  });
+  }, { microtaskMode: "afterEvaluate" });
   let status = "ok";
   let message = "";
   try {
     new vm.Script('"use strict";\n' + code, { filename: "fuzz.js" }).runInContext(context, { timeout: TIMEOUT_MS });
+    if (kept.length > 0 && !frozen) {
+      // what async code kept after the program's own drain (and what it left suspended) runs now
+      new vm.Script("__drainAgain();").runInContext(context, { timeout: TIMEOUT_MS });
+    }
     checkAll();
   } catch (error) {
     if (frozen) {
@@ -155,7 +205,7 @@ function runProgram(code) {
     }
   }
   if (frozen && status === "ok") status = "budget";
-  return { status, message, created, changed, early: Object.keys(early).map(Number), ticks };
+  return { status, message, created, changed, early: Object.keys(early).map(Number), ticks, checked, outlived };
 }
 
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -167,7 +217,7 @@ lines.on("line", (line) => {
     reply = { id: request.id, ...runProgram(request.code) };
   } catch (error) {
     reply = { id: request.id, status: "error", message: String(error), created: {}, changed: {}, early: [],
-      ticks: 0 };
+      ticks: 0, checked: {}, outlived: {} };
   }
   process.stdout.write(JSON.stringify(reply) + "\n");
 });

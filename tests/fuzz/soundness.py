@@ -6,27 +6,35 @@ For every binding the generator declared inside a function:
   (a capture it missed);
 * if, in the run, its value changed after a closure that captures it was
   created, boxcheck must not call it ``value`` (a by-value copy taken when
-  that closure was created would be stale).
+  that closure was created would be stale);
+* if, in the run, a closure that refers to it (the capturer, or a closure
+  nested in it) began or resumed running after the scope instance holding
+  the binding had ended (its function's activation, or the loop iteration
+  that its block belongs to), boxcheck must not call it ``stack``: DESIGN 2.2
+  and 2.3 promise that no such closure outlives the instance, which is what
+  lets the frame (one slot for every iteration) hold it.
 
 The second rule is DESIGN 2.1 read at run time: a change is a write or an
 initialization that happened after a capturing closure existed.  A binding
 still in its TDZ when a capturing closure was created refutes ``value`` too,
 even if it is never initialized after (DESIGN 2.1, 1: a ``switch`` entered
-below its declaration).  These can only refute ``value``, never prove it: a
+below its declaration).  These can only refute verdicts, never prove them: a
 run explores one path.
 """
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
 from capture_analysis.analyze import analyze_text
-from capture_analysis.model import Storage
+from capture_analysis.model import BindingKind, Storage
 
 from .known import explain
+from .model import JS, TS
 from .node import NodeOracle, Run, Status
-from .program import JS, TS, Program
+from .program import Program
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +62,32 @@ class Tally:
     value_exercised: int = 0
     #: bindings changed after capture (all are non-`value` unless a problem was found).
     changed: int = 0
+    stack: int = 0
+    #: `stack` bindings that a closure referring to them checked at run time (entering or resuming).
+    stack_exercised: int = 0
+    #: bindings a closure outlived (all are non-`stack` unless a problem was found).
+    outlived: int = 0
     storages: Counter = field(default_factory=Counter)
     #: problems explained by a known, open analyzer bug (``known.py``), by bug.
     known: Counter = field(default_factory=Counter)
+    started: float = field(default_factory=time.monotonic)
+    #: when the first problem was met: (programs checked, seconds), for the report of a failure.
+    first_problem: tuple[int, float] | None = None
+
+    def found(self) -> str:
+        """How long it took to meet the first problem (hypothesis then shrinks it, running it again)."""
+        if self.first_problem is None:
+            return ""
+        programs, seconds = self.first_problem
+        return f"first met after {programs} programs, {seconds:.0f} s"
 
     def line(self) -> str:
         return (f"{self.programs} programs ({dict(self.statuses)}), {self.bindings} bindings, "
                 f"{self.captured} captured, {self.exercised} with a capturing closure created at run time, "
                 f"{self.changed} changed after capture; {self.value} `value` verdicts, "
-                f"{self.value_exercised} of them exercised; known open bugs met: {dict(self.known) or 'none'}")
+                f"{self.value_exercised} of them exercised; {self.outlived} outlived by a closure; "
+                f"{self.stack} `stack` verdicts, {self.stack_exercised} of them exercised; "
+                f"storages {dict(sorted(self.storages.items()))}; known open bugs met: {dict(self.known) or 'none'}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +103,8 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
     source = program.render(TS)
     analysis = analyze_text("fuzz.ts", source)
     assert not analysis.syntax, f"the generator printed invalid TypeScript: {analysis.syntax}\n{source}"
-    verdicts = {d.binding.name: d.storage for d in analysis.decisions}
+    # a class declaration's inner name has the same name as the class: the generator never refers to it
+    verdicts = {d.binding.name: d.storage for d in analysis.decisions if d.binding.kind is not BindingKind.CLASS_NAME}
     run = oracle.run(program.render(JS))
     assert run.status is not Status.ERROR, f"the instrumented program failed:\n{run.message}\n{source}"
     problems: list[Problem] = []
@@ -95,14 +121,20 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
         if change is None and var.index in run.early and storage is Storage.VALUE:
             problems.append(Problem(var.name, storage.value, "a closure that captures it was created while it "
                                                              "was uninitialized (its TDZ), and it never changed"))
+        found: Problem | None = None
         if change is not None and storage is Storage.VALUE:
-            problem = Problem(var.name, storage.value, f"it changed from {change.before} to {change.after} "
-                                                       "after a closure that captures it was created")
-            bug = explain(program, var)
+            found = Problem(var.name, storage.value, f"it changed from {change.before} to {change.after} "
+                                                     "after a closure that captures it was created")
+        outlived = run.outlived.get(var.index)
+        if outlived is not None and storage is Storage.STACK:
+            found = Problem(var.name, storage.value, f"a closure that refers to it ran after its {outlived} "
+                                                     "had ended")
+        if found is not None:
+            bug = explain(program, var, storage.value)
             if bug is None:
-                problems.append(problem)
+                problems.append(found)
             else:
-                known.append((problem, bug))
+                known.append((found, bug))
                 if tally is not None:
                     tally.known[bug] += 1
         if tally is not None:
@@ -112,10 +144,16 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
             tally.captured += bool(var.capturers)
             tally.exercised += created
             tally.changed += change is not None
+            tally.outlived += outlived is not None
             if storage is Storage.VALUE:
                 tally.value += 1
                 tally.value_exercised += created
+            if storage is Storage.STACK:
+                tally.stack += 1
+                tally.stack_exercised += run.checked.get(var.index, 0) > 0
     if tally is not None:
         tally.programs += 1
         tally.statuses[run.status.value] += 1
+        if problems and tally.first_problem is None:
+            tally.first_problem = (tally.programs, time.monotonic() - tally.started)
     return Outcome(problems, known, run, source)
