@@ -14,7 +14,7 @@ from .bind import bind
 from .diagnose import Diagnostic, diagnose
 from .escape import EscapeGraph
 from .model import Closure, FileModel
-from .parsing import SyntaxProblem, parse, syntax_problems
+from .parsing import SyntaxProblem, parse_source
 from .policies import OPTIMAL, Policy
 from .records import Decision, FunctionReport
 from .source import SourceFile
@@ -53,10 +53,9 @@ class Bound:
 
 
 def bind_source(source: SourceFile) -> Bound:
-    tree = parse(source.data, source.path)
-    syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax, source.path)
-    return Bound(source, model, syntax, EscapeGraph(model))
+    parsed = parse_source(source.data, source.path)
+    model = bind(source.data, parsed.tree, parsed.problems, source.path)
+    return Bound(source, model, parsed.problems, EscapeGraph(model))
 
 
 def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:

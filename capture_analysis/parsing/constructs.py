@@ -1,0 +1,225 @@
+"""The valid TypeScript that tree-sitter-typescript 0.23 rejects, and a rewrite of each that it reads.
+
+Each family finds its construct in the text and says how to rewrite it
+without moving a byte (``rewriting``): a keyword blanked with spaces, a
+contextual keyword used as a name renamed to an identifier of the same
+length, a ``;`` put into the white space where TypeScript ends a type member
+at a line break.  The rewritten copy is only parsed; names, keywords and
+messages are read from the original bytes, so no rewrite shows anywhere.
+
+A rewrite must keep the run-time meaning TypeScript gives the text: what it
+blanks is type syntax (or a modifier with no run-time effect on captures),
+what it renames is a name.  Where the same text could mean something else,
+the family asks the damaged tree whether the place is type syntax, a class
+body or a JSX attribute, and the families that read type syntax into
+``a < b > (c)`` apply to TypeScript files only (in JavaScript it compares).
+The families, with the text each applies to, are the table of
+``docs/parsing.md``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rewriting import Edit, Family, Text, blank, looks_like_types, renamed
+
+_IDENTIFIER = rb"[A-Za-z_$][\w$]*"
+#: white space and comments, matched without backtracking (a line of `////` must not make it exponential).
+_GAP = rb"(?:\s|//[^\n]*+|/\*(?:[^*]|\*(?!/))*+\*/)*+"
+#: tokens before a line break after which a `<` cannot continue the type (it starts a member).
+_TYPE_EXPECTED_WORDS = frozenset({b"extends", b"keyof", b"typeof", b"infer", b"is", b"as", b"satisfies", b"readonly",
+                                  b"new", b"unique", b"asserts", b"in", b"out", b"const", b"default", b"return"})
+
+
+def _variance(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``<in out T>``: blank each ``in``/``out``; keep ``const``."""
+    return [blank(text.data, match.start(1) + word.start(), match.start(1) + word.end())
+            for word in re.finditer(rb"\b(?:in|out)\b", match.group(1))]
+
+
+def _blank_group(match: re.Match[bytes], text: Text) -> list[Edit]:
+    return [blank(text.data, match.start(1), match.end(1))]
+
+
+def _import_type(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``import("m").T`` in type syntax: ``import("m").`` blanked, leaving the name ``T``.
+
+    In an expression ``import("m").then`` is a dynamic import: left alone.
+    """
+    return [blank(text.data, match.start(), match.end())] if text.in_type(match.start()) else []
+
+
+def _generic_function_argument(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``x as F<<T>(a: T) => T>``: the inner ``<T>`` blanked (the grammar reads ``<<`` as a shift)."""
+    inner = match.end()
+    close = text.matching_angle(inner)
+    if close < 0 or text.next_code(close + 1) != b"(":
+        return []
+    return [blank(text.data, inner, close + 1)]
+
+
+def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``sql<Row>`...```, ``f<typeof import("m").x>()``: the type arguments blanked.
+
+    TypeScript reads ``a<b>(c)`` and ``a<b>`c``` as type arguments whenever
+    ``<b>`` is a type list, so only text without an expression operator inside
+    is taken.
+    """
+    open_ = match.start(1)
+    if text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
+        return []  # `return <div>`: JSX, or a comparison
+    close = text.matching_angle(open_)
+    if close < 0 or text.next_code(close + 1) not in (b"(", b"`"):
+        return []
+    if not looks_like_types(bytes(text.data[open_:close + 1])):
+        return []
+    return [blank(text.data, open_, close + 1)]
+
+
+def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
+    return [renamed(match.start(1), match.group(1))]
+
+
+def _in_class_body(match: re.Match[bytes], text: Text) -> list[Edit]:
+    return _blank_group(match, text) if text.in_class_body(match.start(1)) else []
+
+
+def _override_beside_abstract(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``abstract override x: T`` (either order): ``override`` blanked, a modifier with no run-time effect."""
+    group = 1 if match.group(1) else 2
+    if not text.in_class_body(match.start(group)):
+        return []
+    return [blank(text.data, match.start(group), match.end(group))]
+
+
+def _for_using(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``for (using x of``/``for (await using x of``: read as ``const``; the binder knows it by its original word."""
+    start, end = match.start(1), match.end(1)
+    return [(start, b"const" + b" " * (end - start - 5))]
+
+
+def _member_after_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A type member that starts a line, read by the grammar as a continuation of the type before it.
+
+    ``A\\n  <T>(x: T): T`` is not ``A<T>``: TypeScript never takes type
+    arguments across a line break.  Nor is ``string\\n  in: X`` a mapped type.
+    The ``;`` goes into the white space, only after a token that can end a
+    type, and only where the tree says it is type syntax or the member is
+    a call signature with its return type (``<T>(...):``), which no
+    expression can be.
+    """
+    first = match.end(1)
+    previous = text.previous_token(first)
+    if previous is None:
+        return []
+    last = text.data[previous.end_byte - 1:previous.end_byte]
+    word = bytes(text.data[previous.start_byte:previous.end_byte])
+    if not (last.isalnum() or last in b"_$)]}>'\"`") or word in _TYPE_EXPECTED_WORDS \
+            or text.data[previous.end_byte - 2:previous.end_byte] == b"=>":
+        return []
+    if not (text.in_type(previous.start_byte) or (not text.jsx and _call_signature_at(text, first))):
+        return []
+    indent = match.group(1)
+    if indent:
+        return [(first - 1, b";")]
+    newline = match.start()
+    if previous.end_byte < newline and text.data.rfind(b"//", previous.end_byte, newline) >= 0:
+        return []  # a line comment ends at this line break: a `;` there would join it to the member
+    return [(newline - 1, b";")] if text.data[newline - 1:newline] == b"\r" else [(newline, b";")]
+
+
+def _call_signature_at(text: Text, angle: int) -> bool:
+    if text.data[angle:angle + 1] != b"<":
+        return False
+    close = text.matching_angle(angle)
+    if close < 0 or text.next_code(close + 1) != b"(":
+        return False
+    paren = text.data.index(b"(", close)
+    end = text.matching_paren(paren)
+    return end > 0 and text.next_code(end + 1) == b":"
+
+
+def _tuple_label(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``[new: T, number?: U]``: a tuple element labelled with a reserved word or a predefined type's name.
+
+    After ``[`` no expression has ``word:``; after ``,`` an object literal
+    does (``{ a, new: 1 }``), so there the tree must say it is type syntax.
+    """
+    if match.group(1) not in _LABEL_WORDS:
+        return []
+    if text.data[match.start():match.start() + 1] == b"," and not text.in_type(match.start(1)):
+        return []
+    return _name(match, text)
+
+
+def _ampersand(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A bare ``&`` in a JSX attribute string (``href="?a=1&b=2"``): any character does there."""
+    return [(match.start(), b"_")] if "jsx_attribute" in text.ancestors(match.start()) else []
+
+
+def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
+    r"""An escape (``\```, ``\$``) in a template literal type, which the grammar does not read: ``__``.
+
+    The characters of a type's text have no run-time meaning, and ``__`` opens
+    no substitution and ends no literal.
+    """
+    return [(match.start(), b"__")] if "template_literal_type" in text.ancestors(match.start()) else []
+
+
+def _export_from_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``export { a }\\n  from "m"``: TypeScript takes the ``from`` across the line break; the break becomes a space."""
+    return [(match.start(1) + i, b" ") for i, c in enumerate(match.group(1)) if c in b"\r\n"]
+
+
+#: a contextual keyword used as a name: what may follow it then (never a type, never a member name).
+_AFTER_NAME = rb"(?=[ \t]*(?:[=;,)\]}:.]|\?\.|\+\+|--))"
+_AFTER_MEMBER_NAME = rb"(?=[ \t]*(?:[?!:=;(),.}\]<]|\r?\n|$))"
+#: words after which a `<` starts JSX or compares, never type arguments.
+_KEYWORDS_BEFORE_JSX = frozenset({b"return", b"typeof", b"yield", b"await", b"case", b"in", b"of", b"void",
+                                  b"delete", b"else", b"do", b"instanceof", b"throw", b"default", b"extends",
+                                  b"function"})
+#: the labels the grammar rejects in a tuple type (measured: identifiers and `type` it reads).
+_LABEL_WORDS = frozenset(b"abstract any bigint boolean const false import keyof infer never new null number object "
+                         b"readonly string symbol this true typeof undefined unique unknown void".split())
+_PREDEFINED = rb"any|boolean|number|string|symbol|object|unknown|never|undefined|bigint"
+
+FAMILIES: tuple[Family, ...] = (
+    Family("variance", "a variance annotation (`in`/`out`) on a type parameter",
+           re.compile(rb"(?<=[<,])" + _GAP + rb"((?:(?:in|out|const)[ \t]+)+)(?=" + _IDENTIFIER
+                      + rb"\s*(?:[,>=]|extends\b))"), _variance),
+    Family("export-type-star", "`export type * from`",
+           re.compile(rb"\bexport\s+(type)\s*\*"), _blank_group),
+    Family("import-type", "an `import(\"...\")` type followed by a name",
+           re.compile(rb"(?<![\w$.])import\s*\(\s*(?:\"[^\"\n]*\"|'[^'\n]*')\s*\)\s*\.\s*"), _import_type),
+    Family("generic-function-argument", "a generic function type as the first type argument after `as`",
+           re.compile(rb"\b(?:as|satisfies)\s+" + _IDENTIFIER + rb"(?:\s*\.\s*" + _IDENTIFIER + rb")*\s*<(?=<)"),
+           _generic_function_argument, typed_only=True),
+    Family("type-arguments", "type arguments of a call or a template tag (``tag<{ id: T }>`...` ``)",
+           re.compile(rb"(?<=[\w$])[ \t]*(<)"), _type_arguments, typed_only=True),
+    Family("keyword-name", "a contextual keyword (`as`, `satisfies`, `using`) used as a name",
+           re.compile(rb"(?<![\w$.])(as|satisfies|using)\b" + _AFTER_NAME), _name),
+    Family("member-keyword-name", "`abstract` or `accessor` used as a name",
+           re.compile(rb"(?<![\w$.])(abstract|accessor)\b" + _AFTER_MEMBER_NAME), _name),
+    Family("type-name", "`type` used as the name of a type parameter",
+           re.compile(rb"(?<=\()\s*(type)\b(?=\s*(?:extends\b|[|&\[\]),?]))"), _name),
+    Family("tuple-label", "a tuple element labelled with a reserved word (`[new: T]`)",
+           re.compile(rb"[\[,]\s*(" + _IDENTIFIER + rb")(?=\??\s*:)"), _tuple_label),
+    Family("predefined-type-parameter", "a parameter named like a predefined type in a function type (`(any) =>`)",
+           re.compile(rb"\(\s*(" + _PREDEFINED + rb")\s*\)\s*=>"), _name),
+    Family("accessor-modifier", "an `accessor` field after another modifier",
+           re.compile(rb"(?<![\w$.])(accessor)[ \t]+(?=[A-Za-z_$#\[\"'0-9*])"), _in_class_body),
+    Family("abstract-override", "`abstract` and `override` on one class member",
+           re.compile(rb"(?<![\w$.])(?:abstract[ \t]+(override)\b|(override)(?=[ \t]+abstract\b))"),
+           _override_beside_abstract),
+    Family("for-using", "`using` in a `for (... of ...)` head",
+           re.compile(rb"\bfor\s*(?:await\s*)?\(\s*((?:await[ \t]+)?using)[ \t]+(?!of\b)" + _IDENTIFIER
+                      + rb"\s+of\b"), _for_using),
+    Family("member-after-line-break", "a type member on a new line that starts with `<` or is named `in`",
+           re.compile(rb"\n([ \t]*)(?:<|in\??[ \t]*:)"), _member_after_line_break, typed_only=True),
+    Family("export-from-line-break", "`from` on the line after `export { ... }`",
+           re.compile(rb"\bexport\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"), _export_from_line_break),
+    Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
+           re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"), _ampersand),
+    Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",
+           re.compile(rb"\\[\x20-\x7e]"), _template_type_escape),
+)
