@@ -37,8 +37,10 @@ def _variance(match: re.Match[bytes], text: Text) -> list[Edit]:
             for word in re.finditer(rb"\b(?:in|out)\b", match.group(1))]
 
 
-def _blank_group(match: re.Match[bytes], text: Text) -> list[Edit]:
-    return [blank(text.data, match.start(1), match.end(1))]
+def _blank_last(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """The last group blanked (the first is the word the pattern starts with)."""
+    group = match.lastindex or 0
+    return [blank(text.data, match.start(group), match.end(group))]
 
 
 def _import_type(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -59,19 +61,26 @@ def _generic_function_argument(match: re.Match[bytes], text: Text) -> list[Edit]
 
 
 def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
-    """``sql<Row>`...```, ``f<typeof import("m").x>()``: the type arguments blanked.
+    """``sql<{ id: T }>`...```, ``f<typeof import("m").x>()``: the type arguments blanked.
 
-    TypeScript reads ``a<b>(c)`` and ``a<b>`c``` as type arguments whenever
+    TypeScript reads ``a<b>`c``` and ``a<b>(c)`` as type arguments whenever
     ``<b>`` is a type list, so only text without an expression operator inside
-    is taken.
+    is taken.  The grammar reads most of them: the patterns find the two it
+    does not, a template tag's (found from its ``>``) and a call's whose
+    argument is an ``import(...)`` type.
     """
-    open_ = match.start(1)
-    if text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
-        return []  # `return <div>`: JSX, or a comparison
-    close = text.matching_angle(open_)
-    if close < 0 or text.next_code(close + 1) not in (b"(", b"`"):
+    if match.group(0).startswith(b">"):
+        close = match.start()
+        open_ = text.opening_angle(close)
+    else:
+        open_ = match.start(1)
+        close = text.matching_angle(open_)
+    if open_ <= 0 or close < 0 or text.next_code(close + 1) not in (b"(", b"`"):
         return []
-    if not looks_like_types(bytes(text.data[open_:close + 1])):
+    before = text.data[open_ - 1:open_]
+    if not (before.isalnum() or before in (b"_", b"$")) or text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
+        return []  # `x < y`, `return <div>`: a comparison or JSX
+    if text.matching_angle(open_) != close or not looks_like_types(bytes(text.data[open_:close + 1])):
         return []
     return [blank(text.data, open_, close + 1)]
 
@@ -81,20 +90,13 @@ def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
 
 
 def _in_class_body(match: re.Match[bytes], text: Text) -> list[Edit]:
-    return _blank_group(match, text) if text.in_class_body(match.start(1)) else []
-
-
-def _override_beside_abstract(match: re.Match[bytes], text: Text) -> list[Edit]:
-    """``abstract override x: T`` (either order): ``override`` blanked, a modifier with no run-time effect."""
-    group = 1 if match.group(1) else 2
-    if not text.in_class_body(match.start(group)):
-        return []
-    return [blank(text.data, match.start(group), match.end(group))]
+    """A modifier with no effect on captures blanked (the pattern's last group), inside a class body only."""
+    return _blank_last(match, text) if text.in_class_body(match.start()) else []
 
 
 def _for_using(match: re.Match[bytes], text: Text) -> list[Edit]:
     """``for (using x of``/``for (await using x of``: read as ``const``; the binder knows it by its original word."""
-    start, end = match.start(1), match.end(1)
+    start, end = match.start(2), match.end(2)
     return [(start, b"const" + b" " * (end - start - 5))]
 
 
@@ -126,6 +128,22 @@ def _member_after_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
     if previous.end_byte < newline and text.data.rfind(b"//", previous.end_byte, newline) >= 0:
         return []  # a line comment ends at this line break: a `;` there would join it to the member
     return [(newline - 1, b";")] if text.data[newline - 1:newline] == b"\r" else [(newline, b";")]
+
+
+def _read_as_member(text: Text, start: int, end: int) -> bool:
+    """The ``;`` made the next line a member of an object type or interface: a signature there."""
+    kinds = text.ancestors(end)
+    return bool(_SIGNATURES.intersection(kinds)) and bool(_TYPE_BODIES.intersection(kinds))
+
+
+def _read_as_call(text: Text, start: int, end: int) -> bool:
+    """The blanked type arguments left a call or a tagged template of what stood before them."""
+    after = end + len(text.data[end:end + 256]) - len(text.data[end:end + 256].lstrip())
+    node = text.leaf(after)
+    while node is not None and node.start_byte == after and node.type not in ("arguments", "template_string"):
+        node = node.parent
+    return (node is not None and node.type in ("arguments", "template_string") and node.parent is not None
+            and node.parent.type == "call_expression")
 
 
 def _call_signature_at(text: Text, angle: int) -> bool:
@@ -168,7 +186,7 @@ def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
 
 def _export_from_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
     """``export { a }\\n  from "m"``: TypeScript takes the ``from`` across the line break; the break becomes a space."""
-    return [(match.start(1) + i, b" ") for i, c in enumerate(match.group(1)) if c in b"\r\n"]
+    return [(match.start(2) + i, b" ") for i, c in enumerate(match.group(2)) if c in b"\r\n"]
 
 
 #: a contextual keyword used as a name: what may follow it then (never a type, never a member name).
@@ -181,45 +199,57 @@ _KEYWORDS_BEFORE_JSX = frozenset({b"return", b"typeof", b"yield", b"await", b"ca
 #: the labels the grammar rejects in a tuple type (measured: identifiers and `type` it reads).
 _LABEL_WORDS = frozenset(b"abstract any bigint boolean const false import keyof infer never new null number object "
                          b"readonly string symbol this true typeof undefined unique unknown void".split())
+_SIGNATURES = frozenset({"call_signature", "construct_signature", "property_signature", "method_signature"})
+_TYPE_BODIES = frozenset({"object_type", "interface_body"})
 _PREDEFINED = rb"any|boolean|number|string|symbol|object|unknown|never|undefined|bigint"
+
+
+
+def _word(word: bytes) -> bytes:
+    """``word`` as a whole word, as group 1; the literal comes first so that the search for it is fast."""
+    return b"(" + word + rb")(?<![\w$.]" + word + rb")\b"
+
 
 FAMILIES: tuple[Family, ...] = (
     Family("variance", "a variance annotation (`in`/`out`) on a type parameter",
-           re.compile(rb"(?<=[<,])" + _GAP + rb"((?:(?:in|out|const)[ \t]+)+)(?=" + _IDENTIFIER
-                      + rb"\s*(?:[,>=]|extends\b))"), _variance),
+           (re.compile(rb"[<,]" + _GAP + rb"((?:(?:in|out|const)[ \t]+)+)(?=" + _IDENTIFIER
+                       + rb"\s*(?:[,>=]|extends\b))"),), _variance),
     Family("export-type-star", "`export type * from`",
-           re.compile(rb"\bexport\s+(type)\s*\*"), _blank_group),
+           (re.compile(_word(b"export") + rb"\s+(type)\s*\*"),), _blank_last),
     Family("import-type", "an `import(\"...\")` type followed by a name",
-           re.compile(rb"(?<![\w$.])import\s*\(\s*(?:\"[^\"\n]*\"|'[^'\n]*')\s*\)\s*\.\s*"), _import_type),
+           (re.compile(_word(b"import") + rb"\s*\(\s*(?:\"[^\"\n]*\"|'[^'\n]*')\s*\)\s*\.\s*"),), _import_type),
     Family("generic-function-argument", "a generic function type as the first type argument after `as`",
-           re.compile(rb"\b(?:as|satisfies)\s+" + _IDENTIFIER + rb"(?:\s*\.\s*" + _IDENTIFIER + rb")*\s*<(?=<)"),
-           _generic_function_argument, typed_only=True),
+           tuple(re.compile(_word(word) + rb"\s+" + _IDENTIFIER + rb"(?:\s*\.\s*" + _IDENTIFIER + rb")*\s*<(?=<)")
+                 for word in (b"as", b"satisfies")), _generic_function_argument, typed_only=True),
     Family("type-arguments", "type arguments of a call or a template tag (``tag<{ id: T }>`...` ``)",
-           re.compile(rb"(?<=[\w$])[ \t]*(<)"), _type_arguments, typed_only=True),
+           (re.compile(rb">(?=[ \t]*`)"), re.compile(rb"(<)(?<=[\w$]<)(?=\s*typeof\s+import\b)")), _type_arguments,
+           typed_only=True, confirm=_read_as_call),
     Family("keyword-name", "a contextual keyword (`as`, `satisfies`, `using`) used as a name",
-           re.compile(rb"(?<![\w$.])(as|satisfies|using)\b" + _AFTER_NAME), _name),
+           tuple(re.compile(_word(word) + _AFTER_NAME) for word in (b"as", b"satisfies", b"using")), _name),
     Family("member-keyword-name", "`abstract` or `accessor` used as a name",
-           re.compile(rb"(?<![\w$.])(abstract|accessor)\b" + _AFTER_MEMBER_NAME), _name),
+           tuple(re.compile(_word(word) + _AFTER_MEMBER_NAME) for word in (b"abstract", b"accessor")), _name),
     Family("type-name", "`type` used as the name of a type parameter",
-           re.compile(rb"(?<=\()\s*(type)\b(?=\s*(?:extends\b|[|&\[\]),?]))"), _name),
+           (re.compile(rb"\(\s*(type)\b(?=\s*(?:extends\b|[|&\[\]),?]))"),), _name),
     Family("tuple-label", "a tuple element labelled with a reserved word (`[new: T]`)",
-           re.compile(rb"[\[,]\s*(" + _IDENTIFIER + rb")(?=\??\s*:)"), _tuple_label),
+           (re.compile(rb"[\[,]\s*(" + b"|".join(sorted(_LABEL_WORDS)) + rb")(?=\??\s*:)"),), _tuple_label),
     Family("predefined-type-parameter", "a parameter named like a predefined type in a function type (`(any) =>`)",
-           re.compile(rb"\(\s*(" + _PREDEFINED + rb")\s*\)\s*=>"), _name),
+           (re.compile(rb"\(\s*(" + _PREDEFINED + rb")\s*\)\s*=>"),), _name),
     Family("accessor-modifier", "an `accessor` field after another modifier",
-           re.compile(rb"(?<![\w$.])(accessor)[ \t]+(?=[A-Za-z_$#\[\"'0-9*])"), _in_class_body),
+           (re.compile(_word(b"accessor") + rb"[ \t]+(?=[A-Za-z_$#\[\"'0-9*])"),), _in_class_body),
     Family("abstract-override", "`abstract` and `override` on one class member",
-           re.compile(rb"(?<![\w$.])(?:abstract[ \t]+(override)\b|(override)(?=[ \t]+abstract\b))"),
-           _override_beside_abstract),
+           (re.compile(_word(b"abstract") + rb"[ \t]+(override)\b"),
+            re.compile(_word(b"override") + rb"(?=[ \t]+abstract\b)")), _in_class_body),
     Family("for-using", "`using` in a `for (... of ...)` head",
-           re.compile(rb"\bfor\s*(?:await\s*)?\(\s*((?:await[ \t]+)?using)[ \t]+(?!of\b)" + _IDENTIFIER
-                      + rb"\s+of\b"), _for_using),
+           (re.compile(_word(b"for") + rb"\s*(?:await\s*)?\(\s*((?:await[ \t]+)?using)[ \t]+(?!of\b)" + _IDENTIFIER
+                       + rb"\s+of\b"),), _for_using),
     Family("member-after-line-break", "a type member on a new line that starts with `<` or is named `in`",
-           re.compile(rb"\n([ \t]*)(?:<|in\??[ \t]*:)"), _member_after_line_break, typed_only=True),
+           (re.compile(rb"\n([ \t]*)(?:<|in\??[ \t]*:)"),), _member_after_line_break, typed_only=True,
+           confirm=_read_as_member),
     Family("export-from-line-break", "`from` on the line after `export { ... }`",
-           re.compile(rb"\bexport\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"), _export_from_line_break),
+           (re.compile(_word(b"export") + rb"\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"),),
+           _export_from_line_break),
     Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
-           re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"), _ampersand),
+           (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand),
     Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",
-           re.compile(rb"\\[\x20-\x7e]"), _template_type_escape),
+           (re.compile(rb"\\[\x20-\x7e]"),), _template_type_escape),
 )

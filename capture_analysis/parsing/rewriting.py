@@ -27,6 +27,7 @@ _STATEMENT_SUFFIXES = ("_statement", "statement_block", "program")
 _MAX_BRACKETED = 8192
 _WORD_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)\s*$")
 _CLOSER = {0x28: 0x29, 0x5B: 0x5D, 0x7B: 0x7D}
+_OPENER = {0x29: 0x28, 0x5D: 0x5B, 0x7D: 0x7B}
 
 
 class Text:
@@ -82,6 +83,34 @@ class Text:
         bracket outside braces ends the search: that is not a type argument list.
         """
         return self._closing(start, angle=True)
+
+    def opening_angle(self, close: int) -> int:
+        """The offset of the ``<`` that the ``>`` at ``close`` closes, or -1: ``matching_angle`` backwards."""
+        data, depth, openers = self.data, 0, []
+        i = close
+        while i >= max(0, close - _MAX_BRACKETED):
+            c = data[i]
+            if c == 0x3E and data[i - 1:i] != b"=":  # > not in =>
+                depth += 1
+            elif c == 0x3C:  # <
+                depth -= 1
+                if depth == 0 and not openers:
+                    return i
+                if depth < 0:
+                    return -1
+            elif c in _OPENER:
+                openers.append(_OPENER[c])
+            elif c in b"([{":
+                if not openers or openers.pop() != c:
+                    return -1
+            elif c == 0x3B and not openers:  # ;
+                return -1
+            elif c in b"'\"`":
+                i = data.rfind(bytes([c]), max(0, close - _MAX_BRACKETED), i)
+                if i < 0:
+                    return -1
+            i -= 1
+        return -1
 
     def matching_paren(self, start: int) -> int:
         """The offset of the ``)`` that closes the ``(`` at ``start``, or -1."""
@@ -156,9 +185,13 @@ class Family:
     #: a short name (the judge's column, a rewrite's record) and the construct in words (messages, docs).
     name: str
     construct: str
-    pattern: re.Pattern[bytes]
+    #: where the construct may be: each pattern starts with literal text, so that the search for it is fast.
+    patterns: tuple[re.Pattern[bytes], ...]
     rewrite: Callable[[re.Match[bytes], Text], list[Edit]]
     #: only TypeScript reads the construct this way; in JavaScript the same text means something else.
     typed_only: bool = False
+    #: asked of the parse of the rewritten text at each rewrite's range: does the grammar now read the place
+    #: as the construct the rewrite meant?  A rewrite it refutes is undone (where the text alone cannot tell).
+    confirm: Callable[[Text, int, int], bool] | None = None
 
 
