@@ -14,7 +14,7 @@ from .bind import bind
 from .diagnose import Diagnostic, diagnose
 from .escape import EscapeGraph
 from .model import Closure, FileModel
-from .parsing import SyntaxProblem, parse_source
+from .parsing import Parsed, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
 from .records import Decision, FunctionReport
 from .source import SourceFile
@@ -53,9 +53,15 @@ class Bound:
 
 
 def bind_source(source: SourceFile) -> Bound:
-    parsed = parse_source(source.data, source.path)
+    return bind_parsed(source, parse_source(source.data, source.path))
+
+
+def bind_parsed(source: SourceFile, parsed: Parsed) -> Bound:
+    """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too."""
     model = bind(source.data, parsed.tree, parsed.problems, source.path)
-    return Bound(source, model, parsed.problems, EscapeGraph(model))
+    names = [(r.name, r.start, r.end) for r in model.references] + [(b.name, b.start, b.end) for b in model.bindings]
+    syntax = sorted(parsed.problems + reserved_names(names), key=lambda p: (p.start, p.end))
+    return Bound(source, model, syntax, EscapeGraph(model))
 
 
 def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:

@@ -43,7 +43,7 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
     out: list[Diagnostic] = []
     under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
-        rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.type_only else rules.SYNTAX_ERROR
+        rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.unsupported else rules.SYNTAX_ERROR
         out.append(Diagnostic(rule, problem.at, max(problem.at, problem.at_end), problem.message))
     seen_dynamic: set[int] = set()
     for closure in model.closures:

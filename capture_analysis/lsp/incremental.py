@@ -21,10 +21,8 @@ from dataclasses import dataclass
 import tree_sitter
 
 from .. import suppressions
-from ..analyze import Bound, FileAnalysis, apply_policy
-from ..bind import bind
+from ..analyze import FileAnalysis, apply_policy, bind_parsed
 from ..diagnose import Diagnostic
-from ..escape import EscapeGraph
 from ..parsing import Parsed, language, repaired, uses_tsx
 from ..policies import POLICIES
 from .actions import Fix
@@ -82,9 +80,7 @@ Outcome = Analyzed | Skipped | Stale | Failed
 
 def analyze_tree(snapshot: Snapshot, parsed: Parsed, settings: Settings) -> FileAnalysis:
     """``analyze.analyze_source`` from a given parse: the same steps as ``bind_source`` + ``apply_policy``."""
-    source = snapshot.source
-    model = bind(source.data, parsed.tree, parsed.problems, source.path)
-    return apply_policy(Bound(source, model, parsed.problems, EscapeGraph(model)), POLICIES[settings.policy])
+    return apply_policy(bind_parsed(snapshot.source, parsed), POLICIES[settings.policy])
 
 
 def shown_diagnostics(analysis: FileAnalysis, settings: Settings) -> list[Diagnostic]:

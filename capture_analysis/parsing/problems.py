@@ -11,6 +11,7 @@ or a comment the parser had already read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import tree_sitter
@@ -29,6 +30,11 @@ TYPE_CONTEXTS = frozenset(
         "omitting_type_annotation", "adding_type_annotation",
     }
 )
+
+#: words that are never a name (ECMAScript 12.7.2, less `this`: see ``reserved_names``).
+RESERVED_WORDS = frozenset("break case catch class const continue debugger default delete do else enum export extends "
+                           "false finally for function if import in instanceof new null return super switch throw "
+                           "true try typeof var void while with".split())
 
 #: the construct a problem sits in, in words, by the kind of the node around it.
 CONTEXT_WORDS = {
@@ -72,21 +78,38 @@ class SyntaxProblem:
     at: int = -1
     at_end: int = -1
     token: str = ""
-    #: the construct around the problem, in words, when the tree says it ("a class body").
+    #: the syntax around the problem, in words, when the tree says it ("a class body").
     context: str | None = None
+    #: the valid TypeScript the grammar is known to reject that sits there, when a repair family found one.
+    construct: str | None = None
+
+    @property
+    def unsupported(self) -> bool:
+        """Valid TypeScript the parser cannot read, confined to types (BX004), rather than a syntax error (BX001).
+
+        Damage in type syntax is a syntax error like any other unless a known
+        construct explains it: TypeScript rejects such text, and a mistyped
+        type must not be reported as the tool's own limitation.
+        """
+        return self.type_only and self.construct is not None
 
     @property
     def message(self) -> str:
         where = f" in {self.context}" if self.context else ""
+        what = f"missing `{self.missing}`" if self.missing is not None else (
+            f"unexpected `{self.token}`" if self.token else "unexpected text")
+        if self.unsupported:
+            return (f"{self.construct}, which the parser does not read ({what}{where}); it is type syntax, so "
+                    "the run-time code around it is analyzed normally")
+        message = f"syntax error{' in type syntax' if self.type_only else ''}: {what}{where}"
+        if self.construct is not None and self.token in RESERVED_WORDS:
+            message += f": {self.construct}"
+        elif self.construct is not None:
+            message += f" ({self.construct})" if self.token == "\ufffd" else (
+                f", at {self.construct}, which the parser does not read")
         if self.type_only:
-            what = f"`{self.token}`" if self.token else "type syntax"
-            return (f"the parser does not understand {what}{where}; it is type syntax, so the run-time code "
-                    "around it is analyzed normally")
-        if self.missing is not None:
-            return f"syntax error: missing `{self.missing}`{where}"
-        if self.token:
-            return f"syntax error: unexpected `{self.token}`{where}"
-        return f"syntax error: unexpected text{where}"
+            message += "; the run-time code around it is analyzed normally"
+        return message
 
 
 def syntax_problems(tree: tree_sitter.Tree, data: bytes | None = None) -> list[SyntaxProblem]:
@@ -103,8 +126,11 @@ def syntax_problems(tree: tree_sitter.Tree, data: bytes | None = None) -> list[S
     while stack:
         node, in_type = stack.pop()
         if node.is_missing:
-            problems.append(SyntaxProblem(node.start_byte, node.end_byte, node.type, in_type, node.start_byte,
-                                          node.start_byte, "", context_of(node)))
+            after = next_token(node)
+            end = tree.root_node.end_byte
+            at, at_end = (after.start_byte, after.end_byte) if after is not None else (end, end)
+            problems.append(SyntaxProblem(node.start_byte, node.end_byte, node.type, in_type, at, at_end,
+                                          quoted(data or b"", at, at_end), context_of(node)))
             continue
         if node.is_error:
             token = offending_token(node)
@@ -119,26 +145,73 @@ def syntax_problems(tree: tree_sitter.Tree, data: bytes | None = None) -> list[S
     return problems
 
 
+def reserved_names(names: Iterable[tuple[str, int, int]]) -> list[SyntaxProblem]:
+    """Each name that is a reserved word: the grammar reads ``export`` or ``in`` alone as a name, TypeScript never.
+
+    Called with the names the binder declared and referred to (a reserved
+    word never reaches a scope in valid code), so it costs no walk of its own.
+    ``this`` is left out: the grammar reads JSX's ``<this.Row />`` with it.
+    """
+    return [SyntaxProblem(start, end, None, False, start, end, name, None, "a reserved word used as a name")
+            for name, start, end in names if name in RESERVED_WORDS]
+
+
 def damage(problems: list[SyntaxProblem]) -> tuple[int, int]:
     """How much of a text a parse could not read: damaged bytes, then problems.  Smaller is better."""
     return sum(max(p.end - p.start, 1) for p in problems), len(problems)
 
 
 def offending_token(error: tree_sitter.Node) -> tree_sitter.Node:
-    """The first leaf of ``error`` after what the parser had read whole (statements, comments)."""
+    """Where the parser got stuck in ``error``: what TypeScript would call the unexpected token.
+
+    Inside an ERROR, the damage nests: a child that is itself damaged holds
+    it.  At the innermost level, the first child that is not a whole
+    statement or comment is the unexpected token, unless the ERROR starts
+    with a keyword and holds no whole construct of its own (``let x = (a``,
+    ``export function f() { for (let i``): then the parser read all of it as a
+    prefix of something it never finished, and the trouble is at its end.
+    """
     node = error
     while node.child_count:
-        chosen = None
-        for child in node.children:
-            if child.type in _READ_WHOLE or (child.is_named and not child.has_error and not child.is_error
-                                              and child.type.endswith(_READ_WHOLE_SUFFIXES)):
-                continue
-            chosen = child
-            break
-        if chosen is None:
-            chosen = node.children[0] if node is error else node.children[-1]
-        node = chosen
+        damaged = next((child for child in node.children if child.is_error or child.has_error), None)
+        if damaged is not None:
+            node = damaged
+            continue
+        loose = [child for child in node.children if not read_whole(child)]
+        if not loose or (node is error and loose[0] is node.children[0] and not loose[0].is_named):
+            return last_leaf(node)
+        return first_leaf(loose[0])
     return node
+
+
+def read_whole(node: tree_sitter.Node) -> bool:
+    return node.type in _READ_WHOLE or (node.is_named and not node.has_error and not node.is_error
+                                        and node.type.endswith(_READ_WHOLE_SUFFIXES))
+
+
+def first_leaf(node: tree_sitter.Node) -> tree_sitter.Node:
+    while node.child_count:
+        node = node.children[0]
+    return node
+
+
+def last_leaf(node: tree_sitter.Node) -> tree_sitter.Node:
+    while node.child_count:
+        node = node.children[-1]
+    return node
+
+
+def next_token(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The first token after ``node`` (a MISSING one is reported there, where TypeScript reports "`;` expected")."""
+    walk: tree_sitter.Node | None = node
+    while walk is not None and walk.next_sibling is None:
+        walk = walk.parent
+    if walk is None:
+        return None
+    after = walk.next_sibling
+    while after is not None and after.child_count:
+        after = after.children[0]
+    return after
 
 
 def context_of(node: tree_sitter.Node) -> str | None:
@@ -156,4 +229,6 @@ def context_of(node: tree_sitter.Node) -> str | None:
 def quoted(data: bytes, start: int, end: int) -> str:
     """The token's text from the reader's bytes, on one line and short."""
     text = data[start:end].decode("utf-8", "replace").split("\n", 1)[0].strip()
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
     return text if len(text) <= _TOKEN_CHARS else text[:_TOKEN_CHARS - 1] + "…"

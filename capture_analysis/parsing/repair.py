@@ -19,17 +19,23 @@ see the same tree.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import tree_sitter
 
 from .constructs import FAMILIES
 from .languages import is_typed, parser, uses_tsx
-from .problems import SyntaxProblem, damage, syntax_problems
+from .problems import SyntaxProblem, context_of, damage, syntax_problems
 from .rewriting import Family, Text
 
 #: rounds of rewrite and re-parse: a repair can uncover a construct that the damage hid.
 ROUNDS = 8
+#: how far before a problem a construct may start and still be named in its message (bytes).
+NEAR = 256
+REPLACEMENT = "\ufffd".encode()
+#: tokens where a U+FFFD is text, not code.
+NOT_CODE = frozenset({"comment", "string_fragment", "string", "template_string", "regex_pattern", "jsx_text",
+                      "html_comment", "hash_bang_line", "escape_sequence", "html_character_reference"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +75,12 @@ def parse(data: bytes, path: str) -> tree_sitter.Tree:
 def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, path: str) -> Parsed:
     """``tree`` (``using``'s parse of ``data``), repaired where it has errors the families explain."""
     if not tree.root_node.has_error:
-        return Parsed(tree, [])
+        return Parsed(tree, not_utf8(tree, data, []))
     problems = syntax_problems(tree, data)
     typed, jsx = is_typed(path), uses_tsx(path)
     text = bytearray(data)
     rewrites: list[Rewrite] = []
+    tried: list[Rewrite] = []
     refused: set[int] = set()
     for _ in range(ROUNDS):
         found = rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), refused)
@@ -83,6 +90,7 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
         unconfirmed = [r for r in found if r.family.confirm is not None
                        and not r.family.confirm(Text(trial, trial_tree, typed, jsx), r.start, r.end)]
         if unconfirmed:
+            tried.extend(unconfirmed)
             refused.update(r.start for r in unconfirmed)
             found = [r for r in found if r.start not in refused]
             if not found:
@@ -90,12 +98,47 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
             trial, trial_tree = rewritten(using, text, tree, found)
         trial_problems = syntax_problems(trial_tree, data)
         if damage(trial_problems) >= damage(problems):
+            tried.extend(found)
             break
         text, tree, problems = trial, trial_tree, trial_problems
         rewrites.extend(found)
         if not problems:
             break
-    return Parsed(tree, problems, tuple(rewrites))
+    if problems:
+        problems = named(problems, tried + rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), set()))
+    return Parsed(tree, not_utf8(tree, data, problems), tuple(rewrites))
+
+
+def named(problems: list[SyntaxProblem], candidates: list[Rewrite]) -> list[SyntaxProblem]:
+    """Each problem that a known construct (one the repairs could not make readable) sits in or just before."""
+    if not candidates:
+        return problems
+    out = []
+    for problem in problems:
+        near = [c for c in candidates if problem.start - NEAR <= c.start <= max(problem.end, problem.at) + 1]
+        out.append(replace(problem, construct=near[-1].family.construct) if near else problem)
+    return out
+
+
+def not_utf8(tree: tree_sitter.Tree, data: bytes, problems: list[SyntaxProblem]) -> list[SyntaxProblem]:
+    """``problems``, and each U+FFFD in code: TypeScript takes the file for binary, tree-sitter for a name.
+
+    The text is decoded with replacement (``source``), so a byte that is not
+    UTF-8 is a U+FFFD here; in a string or a comment it is harmless.
+    """
+    if REPLACEMENT not in data:
+        return problems
+    found = list(problems)
+    damaged = [(p.start, p.end) for p in problems]
+    at = data.find(REPLACEMENT)
+    while at >= 0:
+        leaf = tree.root_node.descendant_for_byte_range(at, at + len(REPLACEMENT))
+        if leaf is not None and leaf.type not in NOT_CODE and not any(s <= at < max(e, s + 1) for s, e in damaged):
+            found.append(SyntaxProblem(at, at + len(REPLACEMENT), None, False, at, at + len(REPLACEMENT), "\ufffd",
+                                       context_of(leaf), "a byte that is not UTF-8, read as U+FFFD"))
+        at = data.find(REPLACEMENT, at + len(REPLACEMENT))
+    found.sort(key=lambda p: (p.start, p.end))
+    return found
 
 
 def rewritten(using: tree_sitter.Parser, text: bytearray, tree: tree_sitter.Tree,
