@@ -67,10 +67,16 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
     ``<b>`` is a type list, so only text without an expression operator inside
     is taken.  The grammar reads most of them: the patterns find the two it
     does not, a template tag's (found from its ``>``) and a call's whose
-    argument is an ``import(...)`` type.
+    argument is an ``import(...)`` type.  A tag's that the grammar did read as
+    type arguments is left alone.
     """
     if match.group(0).startswith(b">"):
         close = match.start()
+        leaf = text.leaf(close)
+        arguments = leaf.parent if leaf is not None else None
+        if arguments is not None and arguments.type == "type_arguments" and arguments.parent is not None \
+                and arguments.parent.type == "call_expression" and not arguments.parent.has_error:
+            return []
         open_ = text.opening_angle(close)
     else:
         open_ = match.start(1)
@@ -87,6 +93,18 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
 
 def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
     return [renamed(match.start(1), match.group(1))]
+
+
+def _member_name(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A modifier word that names the member (``get\n() {}``): renamed, and its line break made a space.
+
+    TypeScript takes a modifier only with the name on the same line; the
+    grammar, given the renamed word and a line break, would end a field there.
+    """
+    edits = _name(match, text)
+    if match.lastindex == 2:
+        edits += [(match.start(2) + i, b" ") for i, c in enumerate(match.group(2)) if c in b"\r\n"]
+    return edits
 
 
 def _in_class_body(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -181,7 +199,10 @@ def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
     The characters of a type's text have no run-time meaning, and ``__`` opens
     no substitution and ends no literal.
     """
-    return [(match.start(), b"__")] if "template_literal_type" in text.ancestors(match.start()) else []
+    kinds = text.ancestors(match.start())
+    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and text.in_type(match.start())):
+        return [(match.start(), b"__")]
+    return []  # an escape in a run-time literal, which the grammar reads
 
 
 def _export_from_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -221,16 +242,18 @@ FAMILIES: tuple[Family, ...] = (
     Family("generic-function-argument", "a generic function type as the first type argument after `as`",
            tuple(re.compile(_word(word) + rb"\s+" + _IDENTIFIER + rb"(?:\s*\.\s*" + _IDENTIFIER + rb")*\s*<(?=<)")
                  for word in (b"as", b"satisfies")), _generic_function_argument, typed_only=True),
-    Family("type-arguments", "type arguments of a call or a template tag (``tag<{ id: T }>`...` ``)",
-           (re.compile(rb">(?=[ \t]*`)"), re.compile(rb"(<)(?<=[\w$]<)(?=\s*typeof\s+import\b)")), _type_arguments,
-           typed_only=True, confirm=_read_as_call),
+    Family("tagged-template-arguments", "type arguments of a template tag (``tag<Row>`...` ``)",
+           (re.compile(rb">(?<!=>)(?=[ \t]*`)"),), _type_arguments, typed_only=True, confirm=_read_as_call,
+           silent=True),
+    Family("call-type-arguments", "an `import(...)` type as a call's type argument",
+           (re.compile(rb"(<)(?<=[\w$]<)(?=\s*typeof\s+import\b)"),), _type_arguments, typed_only=True,
+           confirm=_read_as_call),
     Family("keyword-name", "a contextual keyword (`as`, `satisfies`, `using`) used as a name",
            tuple(re.compile(_word(word) + _AFTER_NAME) for word in (b"as", b"satisfies", b"using")), _name),
     Family("member-keyword-name", "a modifier (`abstract`, `accessor`, `get`, `static`, ...) used as a member's name",
            tuple(re.compile(_word(word) + _AFTER_MEMBER_NAME) for word in (b"abstract", b"accessor"))
-           + tuple(re.compile(_word(word) + rb"(?=[ \t]*\r?\n\s*\()")
-                   for word in (b"get", b"set", b"static", b"async")),
-           _name),
+           + tuple(re.compile(_word(word) + rb"([ \t]*\r?\n\s*)\(") for word in (b"get", b"set", b"static", b"async")),
+           _member_name),
     Family("type-name", "`type` used as the name of a type parameter",
            (re.compile(rb"\(\s*(type)\b(?=\s*(?:extends\b|[|&\[\]),?]))"),), _name),
     Family("tuple-label", "a tuple element labelled with a reserved word (`[new: T]`)",
@@ -252,7 +275,7 @@ FAMILIES: tuple[Family, ...] = (
            (re.compile(_word(b"export") + rb"\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"),),
            _export_from_line_break),
     Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
-           (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand),
+           (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand, in_text=True),
     Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",
-           (re.compile(rb"\\[\x20-\x7e]"),), _template_type_escape),
+           (re.compile(rb"\\[\x20-\x7e]"),), _template_type_escape, in_text=True),
 )

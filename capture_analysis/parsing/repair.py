@@ -73,13 +73,20 @@ def parse(data: bytes, path: str) -> tree_sitter.Tree:
 
 
 def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, path: str) -> Parsed:
-    """``tree`` (``using``'s parse of ``data``), repaired where it has errors the families explain."""
-    if not tree.root_node.has_error:
-        return Parsed(tree, not_utf8(tree, data, []))
-    problems = syntax_problems(tree, data)
+    """``tree`` (``using``'s parse of ``data``), repaired where it has errors the families explain.
+
+    First the constructs the grammar misreads without an error (``silent``
+    families: one search of the text, a re-parse only where one is found),
+    then the rounds over the damaged regions.
+    """
     typed, jsx = is_typed(path), uses_tsx(path)
     text = bytearray(data)
-    rewrites: list[Rewrite] = []
+    rewrites = misread(using, Text(text, tree, typed, jsx))
+    if rewrites:
+        text, tree = rewritten(using, text, tree, rewrites)
+    if not tree.root_node.has_error:
+        return Parsed(tree, not_utf8(tree, data, []), tuple(rewrites))
+    problems = syntax_problems(tree, data)
     tried: list[Rewrite] = []
     refused: set[int] = set()
     for _ in range(ROUNDS):
@@ -107,6 +114,16 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
     if problems:
         problems = named(problems, tried + rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), set()))
     return Parsed(tree, not_utf8(tree, data, problems), tuple(rewrites))
+
+
+def misread(using: tree_sitter.Parser, text: Text) -> list[Rewrite]:
+    """The rewrites of what the grammar reads wrongly without an error, kept if the re-parse confirms each."""
+    found = rewrites_in(text, [(0, len(text.data))], set(), silent=True)
+    if not found:
+        return []
+    trial, trial_tree = rewritten(using, text.data, text.tree, found)
+    confirmed = Text(trial, trial_tree, text.typed, text.jsx)
+    return [r for r in found if r.family.confirm is None or r.family.confirm(confirmed, r.start, r.end)]
 
 
 def named(problems: list[SyntaxProblem], candidates: list[Rewrite]) -> list[SyntaxProblem]:
@@ -181,13 +198,16 @@ def damaged_regions(tree: tree_sitter.Tree) -> list[tuple[int, int]]:
     return merged
 
 
-def rewrites_in(text: Text, regions: list[tuple[int, int]], refused: set[int]) -> list[Rewrite]:
-    """Every family's rewrites of constructs inside a damaged region, none overlapping another or refused before."""
+def rewrites_in(text: Text, regions: list[tuple[int, int]], refused: set[int], silent: bool = False) -> list[Rewrite]:
+    """Every family's rewrites of constructs inside a damaged region, none overlapping another or refused before.
+
+    With ``silent``, only the families whose construct the grammar misreads without an error.
+    """
     starts = [start for start, _ in regions]
     found: list[Rewrite] = []
     taken = bytearray(len(text.data))
     for family in FAMILIES:
-        if family.typed_only and not text.typed:
+        if (family.typed_only and not text.typed) or (silent and not family.silent):
             continue
         for match in (match for pattern in family.patterns for match in pattern.finditer(text.data)):
             if not inside(regions, starts, match.start(), match.end()):
@@ -196,6 +216,8 @@ def rewrites_in(text: Text, regions: list[tuple[int, int]], refused: set[int]) -
                 end = start + len(new)
                 if start in refused or not inside(regions, starts, start, start) or any(taken[start:end]):
                     continue
+                if not family.in_text and text.in_text(start):
+                    continue  # the construct's words in a comment or a string: nothing to repair
                 taken[start:end] = b"\x01" * (end - start)
                 found.append(Rewrite(family, start, new))
     return found

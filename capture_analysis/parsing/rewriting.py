@@ -25,6 +25,7 @@ Node = tree_sitter.Node
 _STATEMENT_SUFFIXES = ("_statement", "statement_block", "program")
 #: the longest bracketed text a family matches: longer ones are left to the diagnostic.
 _MAX_BRACKETED = 8192
+_TEXT_TOKENS = frozenset({"comment", "string_fragment", "html_comment"})
 _WORD_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)\s*$")
 _CLOSER = {0x28: 0x29, 0x5B: 0x5D, 0x7B: 0x7D}
 _OPENER = {0x29: 0x28, 0x5D: 0x5B, 0x7D: 0x7B}
@@ -53,6 +54,11 @@ class Text:
                 break
             node = node.parent
         return kinds
+
+    def in_text(self, offset: int) -> bool:
+        """Whether ``offset`` is in a comment or in the text of a string, as the tree reads it."""
+        leaf = self.leaf(offset)
+        return leaf is not None and leaf.type in _TEXT_TOKENS
 
     def in_type(self, offset: int) -> bool:
         return any(kind in TYPE_CONTEXTS for kind in self.ancestors(offset))
@@ -193,5 +199,10 @@ class Family:
     #: asked of the parse of the rewritten text at each rewrite's range: does the grammar now read the place
     #: as the construct the rewrite meant?  A rewrite it refutes is undone (where the text alone cannot tell).
     confirm: Callable[[Text, int, int], bool] | None = None
+    #: the grammar reads the construct wrongly *without* an error (``sql<Row>`...``` as two comparisons), so it
+    #: is looked for in every file, not only where the parse is damaged.
+    silent: bool = False
+    #: the rewrite is made inside the text of a literal (a JSX attribute's string, a template type's text).
+    in_text: bool = False
 
 
