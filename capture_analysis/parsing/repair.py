@@ -216,8 +216,8 @@ def rewrites_in(text: Text, regions: list[tuple[int, int]], refused: set[int], s
                 end = start + len(new)
                 if start in refused or not inside(regions, starts, start, start) or any(taken[start:end]):
                     continue
-                if not family.in_text and text.in_text(start):
-                    continue  # the construct's words in a comment or a string: nothing to repair
+                if not family.in_text and text.in_comment(start):
+                    continue  # the construct's words in a comment: nothing to repair
                 taken[start:end] = b"\x01" * (end - start)
                 found.append(Rewrite(family, start, new))
     return found

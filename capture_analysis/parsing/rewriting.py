@@ -25,7 +25,7 @@ Node = tree_sitter.Node
 _STATEMENT_SUFFIXES = ("_statement", "statement_block", "program")
 #: the longest bracketed text a family matches: longer ones are left to the diagnostic.
 _MAX_BRACKETED = 8192
-_TEXT_TOKENS = frozenset({"comment", "string_fragment", "html_comment"})
+_COMMENTS = frozenset({"comment", "html_comment"})
 _WORD_BEFORE = re.compile(rb"([A-Za-z_$][\w$]*)\s*$")
 _CLOSER = {0x28: 0x29, 0x5B: 0x5D, 0x7B: 0x7D}
 _OPENER = {0x29: 0x28, 0x5D: 0x5B, 0x7D: 0x7B}
@@ -55,10 +55,15 @@ class Text:
             node = node.parent
         return kinds
 
-    def in_text(self, offset: int) -> bool:
-        """Whether ``offset`` is in a comment or in the text of a string, as the tree reads it."""
+    def in_comment(self, offset: int) -> bool:
+        """Whether ``offset`` is in a comment, as the tree reads it.
+
+        Strings are not asked about: where the damage made the grammar open a
+        template literal too early, the code after it reads as the template's
+        text (and a rewrite inside a real string changes nothing the analysis reads).
+        """
         leaf = self.leaf(offset)
-        return leaf is not None and leaf.type in _TEXT_TOKENS
+        return leaf is not None and leaf.type in _COMMENTS
 
     def in_type(self, offset: int) -> bool:
         return any(kind in TYPE_CONTEXTS for kind in self.ancestors(offset))
@@ -168,11 +173,12 @@ class Text:
 
 #: what no type contains outside its string literals: an expression between `<` and `>` compares.
 _NOT_IN_TYPES = re.compile(rb"\+\+|--|&&|\|\||[=!]=|[+*/%!^~]|(?<![=\s(,:|&<\[])-|=(?!>)")
-_STRINGS = re.compile(rb"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`")
+_STRINGS = re.compile(rb"//[^\n]*|/\*(?:[^*]|\*(?!/))*\*/|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`")
 
 
 def looks_like_types(text: bytes) -> bool:
-    """Whether bracketed text can be a type list: no operator that only an expression has."""
+    """Whether bracketed text can be a type list: no operator that only an expression has (strings and
+    comments aside)."""
     return _NOT_IN_TYPES.search(_STRINGS.sub(b"''", text)) is None
 
 
