@@ -9,6 +9,7 @@ file's run produced (``FileAnalysis``) for the reporters.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 
 from .bind import bind
 from .diagnose import Diagnostic, diagnose
@@ -59,8 +60,8 @@ def bind_source(source: SourceFile) -> Bound:
 def bind_parsed(source: SourceFile, parsed: Parsed) -> Bound:
     """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too."""
     model = bind(source.data, parsed.tree, parsed.problems, source.path)
-    names = [(r.name, r.start, r.end) for r in model.references] + [(b.name, b.start, b.end) for b in model.bindings]
-    syntax = sorted(parsed.problems + reserved_names(names), key=lambda p: (p.start, p.end))
+    misnamed = reserved_names(chain(model.references, model.bindings))
+    syntax = sorted(parsed.problems + misnamed, key=lambda p: (p.start, p.end)) if misnamed else parsed.problems
     return Bound(source, model, syntax, EscapeGraph(model))
 
 

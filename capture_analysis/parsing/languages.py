@@ -7,8 +7,8 @@ JSX and plain JavaScript.  Parsers are created once per process.
 
 from __future__ import annotations
 
+import os.path
 from functools import lru_cache
-from pathlib import PurePath
 
 import tree_sitter
 import tree_sitter_typescript
@@ -31,9 +31,16 @@ def parser(tsx: bool) -> tree_sitter.Parser:
     return tree_sitter.Parser(language(tsx))
 
 
+def suffix(path: str) -> str:
+    """``PurePath(path).suffix.lower()``, without building a path: this is asked several times per file."""
+    name = os.path.basename(path)
+    i = name.rfind(".")
+    return name[i:].lower() if 0 < i < len(name) - 1 else ""
+
+
 def uses_tsx(path: str) -> bool:
-    return PurePath(path).suffix.lower() not in TYPESCRIPT_SUFFIXES
+    return suffix(path) not in TYPESCRIPT_SUFFIXES
 
 
 def is_typed(path: str) -> bool:
-    return PurePath(path).suffix.lower() in TYPED_SUFFIXES
+    return suffix(path) in TYPED_SUFFIXES

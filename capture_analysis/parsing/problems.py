@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 import tree_sitter
 
@@ -145,15 +146,21 @@ def syntax_problems(tree: tree_sitter.Tree, data: bytes | None = None) -> list[S
     return problems
 
 
-def reserved_names(names: Iterable[tuple[str, int, int]]) -> list[SyntaxProblem]:
+class Named(Protocol):
+    name: str
+    start: int
+    end: int
+
+
+def reserved_names(named: Iterable[Named]) -> list[SyntaxProblem]:
     """Each name that is a reserved word: the grammar reads ``export`` or ``in`` alone as a name, TypeScript never.
 
-    Called with the names the binder declared and referred to (a reserved
-    word never reaches a scope in valid code), so it costs no walk of its own.
+    Called with the bindings and references of the binder (a reserved word
+    never reaches a scope in valid code), so it costs no walk of its own.
     ``this`` is left out: the grammar reads JSX's ``<this.Row />`` with it.
     """
-    return [SyntaxProblem(start, end, None, False, start, end, name, None, "a reserved word used as a name")
-            for name, start, end in names if name in RESERVED_WORDS]
+    return [SyntaxProblem(n.start, n.end, None, False, n.start, n.end, n.name, None, "a reserved word used as a name")
+            for n in named if n.name in RESERVED_WORDS]
 
 
 def damage(problems: list[SyntaxProblem]) -> tuple[int, int]:
