@@ -32,7 +32,12 @@ from .rewriting import Family, Text
 ROUNDS = 8
 #: how far before a problem a construct may start and still be named in its message (bytes).
 NEAR = 256
+#: how much text around a damaged region is searched for constructs (bytes).
+MARGIN = 512
 REPLACEMENT = "\ufffd".encode()
+#: the patterns of the families whose construct the grammar misreads without an error, by ``is_typed``.
+SILENT = {typed: tuple(pattern for family in FAMILIES if family.silent and (typed or not family.typed_only)
+                       for pattern in family.patterns) for typed in (False, True)}
 #: tokens where a U+FFFD is text, not code.
 NOT_CODE = frozenset({"comment", "string_fragment", "string", "template_string", "regex_pattern", "jsx_text",
                       "html_comment", "hash_bang_line", "escape_sequence", "html_character_reference"})
@@ -80,6 +85,8 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
     then the rounds over the damaged regions.
     """
     typed, jsx = is_typed(path), uses_tsx(path)
+    if not tree.root_node.has_error and not any(pattern.search(data) for pattern in SILENT[typed]):
+        return Parsed(tree, not_utf8(tree, data, []))  # the common case: one search of the text
     text = bytearray(data)
     rewrites = misread(using, Text(text, tree, typed, jsx))
     if rewrites:
@@ -204,12 +211,14 @@ def rewrites_in(text: Text, regions: list[tuple[int, int]], refused: set[int], s
     With ``silent``, only the families whose construct the grammar misreads without an error.
     """
     starts = [start for start, _ in regions]
+    windows = searched(regions, len(text.data))
     found: list[Rewrite] = []
     taken = bytearray(len(text.data))
     for family in FAMILIES:
         if (family.typed_only and not text.typed) or (silent and not family.silent):
             continue
-        for match in (match for pattern in family.patterns for match in pattern.finditer(text.data)):
+        for match in (match for pattern in family.patterns for low, high in windows
+                      for match in pattern.finditer(text.data, low, high)):
             if not inside(regions, starts, match.start(), match.end()):
                 continue
             for start, new in family.rewrite(match, text):
@@ -221,6 +230,19 @@ def rewrites_in(text: Text, regions: list[tuple[int, int]], refused: set[int], s
                 taken[start:end] = b"\x01" * (end - start)
                 found.append(Rewrite(family, start, new))
     return found
+
+
+def searched(regions: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The windows of text to search for the regions: each widened by ``MARGIN`` (a construct may start just
+    before a region, and a pattern looks ahead of its match), those that then meet merged."""
+    windows: list[tuple[int, int]] = []
+    for start, end in regions:
+        low, high = max(0, start - MARGIN), min(size, end + MARGIN)
+        if windows and low <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], high))
+        else:
+            windows.append((low, high))
+    return windows
 
 
 def inside(regions: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
