@@ -151,10 +151,18 @@ def test_node_shows_the_closure_in_a_typed_tag_outlives_the_call():
 
 
 def test_a_reserved_word_the_grammar_reads_as_a_name_is_a_syntax_error():
-    analysis = analyze_text("r.ts", "export\nfunction f() { return 1 }\n")
+    """`export` alone before an expression is no export (TypeScript: "Declaration or statement expected")."""
+    analysis = analyze_text("r.ts", "export\nf();\n")
     (error,) = [d for d in analysis.diagnostics if d.rule is rules.SYNTAX_ERROR]
     assert (analysis.source.position(error.start).line, error.message) == (
         1, "syntax error: unexpected `export`: a reserved word used as a name")
+
+
+def test_export_with_its_declaration_on_the_next_line_exports_it():
+    """The grammar reads `export` alone as a name, without an error; TypeScript exports the function."""
+    parsed = parse_source(b"export\nfunction f() { return 1 }\n", "e.ts")
+    assert [r.family.name for r in parsed.rewrites] == ["export-line-break"] and not parsed.problems
+    assert parsed.tree.root_node.children[0].type == "export_statement"
 
 
 def test_a_byte_that_is_not_utf8_in_code_is_a_syntax_error_at_its_place_and_not_in_a_string():

@@ -197,17 +197,30 @@ def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
     r"""An escape (``\```, ``\$``) in a template literal type, which the grammar does not read: ``__``.
 
     The characters of a type's text have no run-time meaning, and ``__`` opens
-    no substitution and ends no literal.
+    no substitution and ends no literal.  Where the damage hides the type (the
+    grammar's ERROR starts at the backtick), an escape the grammar lexed as
+    one is taken: in a string of any kind ``__`` for an escape changes the
+    text, never where the literal ends, and names are read from the file.
     """
     kinds = text.ancestors(match.start())
-    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and text.in_type(match.start())):
+    if "template_literal_type" in kinds or kinds[:1] == ["escape_sequence"]:
         return [(match.start(), b"__")]
-    return []  # an escape in a run-time literal, which the grammar reads
+    return []
 
 
-def _export_from_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
-    """``export { a }\\n  from "m"``: TypeScript takes the ``from`` across the line break; the break becomes a space."""
-    return [(match.start(2) + i, b" ") for i, c in enumerate(match.group(2)) if c in b"\r\n"]
+def _line_break_made_a_space(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``export\n  function f``, ``export { a }\n  from "m"``: TypeScript reads across the line break, the grammar
+    ends the statement there (and reads ``export`` alone as a name, without an error); the break becomes a
+    space.  The white space is the pattern's last group, so no comment is joined to the code after it."""
+    group = match.lastindex or 0
+    return [(match.start(group) + i, b" ") for i, c in enumerate(match.group(group)) if c in b"\r\n"]
+
+
+def _read_as_export(text: Text, start: int, end: int) -> bool:
+    """The ``export`` now starts an export statement."""
+    line_start = text.data.rfind(b"export", 0, start)
+    leaf = text.leaf(line_start)
+    return leaf is not None and leaf.parent is not None and leaf.parent.type == "export_statement"
 
 
 #: a contextual keyword used as a name: what may follow it then (never a type, never a member name).
@@ -271,9 +284,13 @@ FAMILIES: tuple[Family, ...] = (
     Family("member-after-line-break", "a type member on a new line that starts with `<` or is named `in`",
            (re.compile(rb"\n([ \t]*)(?:<|in\??[ \t]*:)"),), _member_after_line_break, typed_only=True,
            confirm=_read_as_member),
+    Family("export-line-break", "`export` with its declaration on the next line",
+           (re.compile(_word(b"export") + rb"([ \t]*\r?\n\s*)(?=(?:function|class|const|let|var|interface|type|enum"
+                       rb"|async|abstract|declare|default|namespace|module|import)\b|[{*])"),),
+           _line_break_made_a_space, confirm=_read_as_export, silent=True),
     Family("export-from-line-break", "`from` on the line after `export { ... }`",
            (re.compile(_word(b"export") + rb"\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"),),
-           _export_from_line_break),
+           _line_break_made_a_space),
     Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
            (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand, in_text=True),
     Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",
