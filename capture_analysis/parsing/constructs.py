@@ -203,7 +203,7 @@ def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
     text, never where the literal ends, and names are read from the file.
     """
     kinds = text.ancestors(match.start())
-    if "template_literal_type" in kinds or kinds[:1] == ["escape_sequence"]:
+    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and kinds[1:2] != ["string"]):
         return [(match.start(), b"__")]
     return []
 
