@@ -18,9 +18,10 @@ from capture_analysis.analyze import FileAnalysis, analyze_source, analyze_text
 from capture_analysis.batch.loading import load
 from capture_analysis.diagnose import Diagnostic
 from capture_analysis.model import ClosureKind
-from capture_analysis.parsing import parse, parse_source, parser, uses_tsx
+from capture_analysis.parsing import parse, parse_source, parser, repair, uses_tsx
 from capture_analysis.parsing.constructs import FAMILIES
 from capture_analysis.parsing.problems import SyntaxProblem
+from capture_analysis.parsing.rewriting import Text
 from capture_analysis.report.text import type_notes_once
 from capture_analysis.source import SourceFile
 
@@ -195,3 +196,41 @@ def test_every_consumer_sees_the_repaired_tree():
     data = b"interface P<in T> { a: T }\nexport function f() { let n = 0; return () => n; }\n"
     assert not parse(data, "v.ts").root_node.has_error
     assert str(parse(data, "v.ts").root_node) == str(parse_source(data, "v.ts").tree.root_node)
+
+
+def test_a_generic_call_split_over_lines_in_a_conditional_keeps_its_meaning():
+    """`c ? f\\n<T>(x): y` has the shape of a call signature; where the damage hides the context, the `;` the
+    line-break family would put there is refuted by the re-parse and taken back."""
+    data = (b"declare const c: boolean;\ndeclare function f<T>(x: T): T;\nexport function g(x: number) {\n"
+            b"  const y = c ? f\n  <number>(x): 0;\n  return () => y;\n}\n")
+    using = parser(False)
+    tree = using.parse(data)
+    proposed = repair.rewrites_in(Text(bytearray(data), tree, True, False), [(0, len(data))], set())
+    (line_break,) = [r for r in proposed if r.family.name == "member-after-line-break"]
+    trial, trial_tree = repair.rewritten(using, bytearray(data), tree, proposed)
+    assert line_break.family.confirm is not None
+    assert not line_break.family.confirm(Text(trial, trial_tree, True, False), line_break.start, line_break.end)
+
+
+@needs_node
+def test_node_shows_a_for_using_head_binds_afresh_on_each_iteration():
+    """What `resource: value` rests on: TypeScript compiles `for (using r of rs)` to one binding per iteration,
+    initialized before the body's closures exist and never written after; each closure sees its own."""
+    typescript = ROOT / "benchmarks" / "node_modules" / "typescript"
+    if not typescript.is_dir():
+        pytest.skip("TypeScript is not installed: cd benchmarks && npm ci")
+    source = ("const dispose = Symbol.dispose ?? Symbol.for('Symbol.dispose');\n"
+              "function run(names: string[]) {\n"
+              "  const kept: (() => string)[] = [];\n"
+              "  for (using resource of names.map((name) => ({ name, [dispose]() {} }))) {\n"
+              "    kept.push(() => resource.name);\n"
+              "  }\n"
+              "  return kept;\n"
+              "}\n")
+    program = f"""
+        const ts = require({str(typescript)!r});
+        const js = ts.transpileModule({source!r}, {{compilerOptions: {{target: ts.ScriptTarget.ES2022}}}}).outputText;
+        let got; eval(js + "got = run(['a', 'b', 'c']).map((f) => f()).join(',');");
+    """
+    assert node_got(program) == "a,b,c"
+    assert storage_of(analyze(source, "u.ts"), "resource") == "value"

@@ -124,9 +124,12 @@ def _member_after_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
     ``A\\n  <T>(x: T): T`` is not ``A<T>``: TypeScript never takes type
     arguments across a line break.  Nor is ``string\\n  in: X`` a mapped type.
     The ``;`` goes into the white space, only after a token that can end a
-    type, and only where the tree says it is type syntax or the member is
-    a call signature with its return type (``<T>(...):``), which no
-    expression can be.
+    type, and only where the tree says it is type syntax or, where the damage
+    hides that (a file that is one ERROR), the line has the shape of a call
+    signature with its return type (``<T>(...):``).  That shape is also a
+    generic call inside a conditional expression (``c ? f\n<T>(x) : y``), so
+    the re-parse must read the line as a signature in a type body
+    (``_read_as_member``), else the ``;`` is taken back.
     """
     first = match.end(1)
     previous = text.previous_token(first)
@@ -165,6 +168,7 @@ def _read_as_call(text: Text, start: int, end: int) -> bool:
 
 
 def _call_signature_at(text: Text, angle: int) -> bool:
+    """``<...>(...):`` at ``angle``: type parameters, parameters and a return type, as a call signature has."""
     if text.data[angle:angle + 1] != b"<":
         return False
     close = text.matching_angle(angle)
