@@ -31,7 +31,7 @@ import tree_sitter
 
 from capture_analysis.batch.loading import LoadError, load
 from capture_analysis.bind import bind
-from capture_analysis.parsing import language, parse, syntax_problems, uses_tsx
+from capture_analysis.parsing import language, parse_source, uses_tsx
 
 from .measure import file_list
 
@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size += len(source.data)
         clock = time.perf_counter()
-        tree = parse(source.data, name)
+        parsed = parse_source(source.data, name)
+        tree = parsed.tree
         seconds["parse"] += time.perf_counter() - clock
         clock = time.perf_counter()
         nodes += cursor_walk(tree)
@@ -94,9 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         clock = time.perf_counter()
         captures += query_captures(cursors[uses_tsx(name)], tree)
         seconds["query captures"] += time.perf_counter() - clock
-        syntax = syntax_problems(tree)
         clock = time.perf_counter()
-        bind(source.data, tree, syntax, source.path)
+        bind(source.data, tree, parsed.problems, source.path)
         seconds["binder"] += time.perf_counter() - clock
     json.dump({"files": len(names), "bytes": size, "nodes": nodes, "captures": captures, "seconds": seconds},
               sys.stdout)

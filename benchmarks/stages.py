@@ -28,7 +28,7 @@ from capture_analysis.batch.outcome import renderer
 from capture_analysis.bind import bind
 from capture_analysis.diagnose import diagnose
 from capture_analysis.escape import EscapeGraph
-from capture_analysis.parsing import parse, syntax_problems
+from capture_analysis.parsing import parser, repaired, uses_tsx
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.policies.support import remember_tree
 from capture_analysis.report import Reporter, RunOptions
@@ -46,11 +46,14 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     if isinstance(source, LoadError):
         return 0
     lap("read")
-    tree = parse(source.data, path)
+    tsx_parser = parser(uses_tsx(path))
+    tree = tsx_parser.parse(source.data)
     lap("parse")
-    syntax = syntax_problems(tree)
+    parsed = repaired(tsx_parser, source.data, tree, path)
+    syntax = parsed.problems
+    remember_tree(source, parsed.tree)  # as analyze.apply_policy does: later looks at the tree reuse it
     lap("syntax")
-    model = bind(source.data, tree, syntax, source.path)
+    model = bind(source.data, parsed.tree, syntax, source.path)
     lap("bind")
     graph = EscapeGraph(model)
     lap("escape graph")
@@ -58,7 +61,6 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     lap("decide")
     functions = OPTIMAL.allocate(model, source, decisions)
     lap("allocate")
-    remember_tree(source, tree)
     retentions = find_retentions(model, source, graph)
     reports = {report.closure: report for report in functions}
     for retention in retentions:

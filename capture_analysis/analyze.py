@@ -9,6 +9,7 @@ file's run produced (``FileAnalysis``) for the reporters.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 
 import tree_sitter
 
@@ -17,7 +18,7 @@ from .bind import bind
 from .diagnose import Diagnostic, diagnose
 from .escape import EscapeGraph
 from .model import Closure, FileModel
-from .parsing import SyntaxProblem, parse, syntax_problems
+from .parsing import Parsed, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
 from .policies.support import remember_tree
 from .records import Decision, FunctionReport, Retention
@@ -62,10 +63,15 @@ class Bound:
 
 
 def bind_source(source: SourceFile) -> Bound:
-    tree = parse(source.data, source.path)
-    syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax, source.path)
-    return Bound(source, model, syntax, EscapeGraph(model), tree)
+    return bind_parsed(source, parse_source(source.data, source.path))
+
+
+def bind_parsed(source: SourceFile, parsed: Parsed) -> Bound:
+    """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too."""
+    model = bind(source.data, parsed.tree, parsed.problems, source.path)
+    misnamed = reserved_names(chain(model.references, model.bindings))
+    syntax = sorted(parsed.problems + misnamed, key=lambda p: (p.start, p.end)) if misnamed else parsed.problems
+    return Bound(source, model, syntax, EscapeGraph(model), parsed.tree)
 
 
 def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:

@@ -54,9 +54,8 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
     out: list[Diagnostic] = []
     under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
-        end = problem.end if problem.end > problem.start else problem.start
-        rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.type_only else rules.SYNTAX_ERROR
-        out.append(Diagnostic(rule, problem.start, end, problem.message))
+        rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.unsupported else rules.SYNTAX_ERROR
+        out.append(Diagnostic(rule, problem.at, max(problem.at, problem.at_end), problem.message))
     seen_dynamic: set[int] = set()
     for closure in model.closures:
         for offset in closure.dynamic_scope_sites:

@@ -85,15 +85,19 @@ def _rule(code: str, name: str, severity: Severity, summary: str, what: str, why
 SYNTAX_ERROR = _rule(
     "BX001", "syntax-error", Severity.ERROR,
     "The parser could not read part of the file.",
-    "Reports each ERROR or MISSING node of the tree-sitter parse, with its range. The rest of the file is "
-    "still analyzed; the bindings of every function around the damaged text are decided conservatively "
+    "Reports each ERROR or MISSING node of the tree-sitter parse that no repair explains, at the first "
+    "offending token, naming it and the construct around it (`unexpected `)` in an argument list`). Valid "
+    "TypeScript that tree-sitter-typescript 0.23 rejects (variance annotations, `export type *`, generic "
+    "call signatures split over lines, `for (using x of xs)`, and the other families of docs/parsing.md) is "
+    "rewritten in a copy without moving a byte and parsed again, so it is no finding. The rest of the file "
+    "is still analyzed; the bindings of every function around the damaged text are decided conservatively "
     "(shared heap storage, never `value` or `local`) because a write or a capture may hide in the damage.",
     "A capture analysis that guesses through broken code could call a binding `value` although a write "
     "after its capture sits in the unreadable part: a miscompile in a compiler that trusted it.",
     """
 function counter() {
   let n = 0;
-  return () => { n++ ;;) };   // BX001: unexpected text; `n` is decided conservatively
+  return () => { n++ ;;) };   // BX001: unexpected `)` in a block; `n` is decided conservatively
 }
 """)
 
@@ -114,17 +118,18 @@ function f(src: string) {
 """)
 
 UNSUPPORTED_TYPE_SYNTAX = _rule(
-    "BX004", "unsupported-type-syntax", Severity.INFO,
+    "BX004", "unsupported-type-syntax", Severity.HINT,
     "The parser could not read a piece of type syntax; the run-time code around it is analyzed normally.",
-    "Reports an ERROR or MISSING node of the parse that lies entirely inside type syntax (type parameters, "
-    "annotations, type aliases, interfaces, signatures). tree-sitter-typescript 0.23 rejects some valid "
-    "TypeScript there, such as variance annotations `<in T>` and some generic call signatures. Types have "
-    "no run-time effect, so no function around the damage is made conservative.",
-    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them.",
+    "Reports an ERROR or MISSING node of the parse that no repair explains and that lies entirely inside "
+    "type syntax (type parameters, annotations, type aliases, interfaces, signatures). Types have no "
+    "run-time effect, so no function around the damage is made conservative. The text output shows the "
+    "first of a file's BX004 findings with the count of the others; `--format json` and the editor (at "
+    "hint severity) show every one.",
+    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them. "
+    "The constructs tree-sitter-typescript 0.23 is known to reject are repaired before they get this far "
+    "(docs/parsing.md); one that still does is worth reporting.",
     """
-interface Producer<out T> {   // BX004: `out T` is not understood by the parser
-  make(): T;
-}
+type Check = (unknown: number) => void;   // BX004: a parameter named `unknown` in a function type
 """)
 
 UNUSED_SUPPRESSION = _rule(

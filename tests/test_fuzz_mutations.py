@@ -15,15 +15,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from benchmarks import parse_judge
+from capture_analysis.batch.loading import load
 from capture_analysis.cli import main
+from capture_analysis.parsing import parser, uses_tsx
+from capture_analysis.source import SourceFile
 
 from .fuzz.budget import budget
 from .fuzz.mutate import TOKEN, Mutation, Op, corpus, mutate, mutations
+from .test_parse_judge import needs_typescript
 
 CORPUS = corpus()
 SUFFIXES = (".ts", ".tsx", ".js")
 #: the quick profile: a few seconds on the 2-core reference machine.
 QUICK_MUTANTS = 120
+#: mutants TypeScript's parser judges in the quick profile (one Node process for all of them).
+QUICK_JUDGED = 200
 
 
 def run_json(path: str) -> tuple[int, str, str]:
@@ -72,6 +79,39 @@ def test_mutated_sources_never_crash_and_give_stable_schema_valid_json(tmp_path_
     budget(QUICK_MUTANTS).run(make)
     print(f"\nmutation fuzzing: {len(checked)} mutated files from a corpus of {len(CORPUS)}")
     assert checked
+
+
+@needs_typescript
+def test_mutated_sources_typescript_rejects_get_a_bx001(tmp_path_factory):
+    """No real error goes silent, the repairs' rewrites included (docs/parsing.md): TypeScript's parser judges
+    a sample of mutants, and each one it rejects gets a BX001, unless the grammar itself read the text without
+    an ERROR (`x++++`, `00`: it is more lenient than TypeScript), which no repair can have caused."""
+    folder = tmp_path_factory.mktemp("judged")
+    made: dict[str, str] = {}
+
+    def make(settings):
+        @settings
+        @given(st.sampled_from(CORPUS), st.lists(mutations, min_size=1, max_size=3), st.sampled_from(SUFFIXES))
+        def one(original, steps, suffix):
+            name = f"m{len(made):05d}{suffix}"
+            (folder / name).write_bytes(mutate(original.read_bytes(), steps))
+            made[name] = f"{original.name} {steps}"
+
+        return one
+
+    budget(QUICK_JUDGED).run(make)
+    result = parse_judge.judge(folder, sorted(made), None)
+    rejected = [e for e in result["files"] if e["typescript"] and "error" not in e]
+    silent = [e for e in rejected if not e.get("BX001")]
+    unread = []
+    for entry in silent:
+        source = load(str(folder / entry["path"]))
+        assert isinstance(source, SourceFile)
+        if parser(uses_tsx(entry["path"])).parse(source.data).root_node.has_error:
+            unread.append(f"{entry['path']} ({made[entry['path']]}): TypeScript {entry['typescript'][0]}")
+    print(f"\nparse judge: {len(made)} mutants, {len(rejected)} rejected by TypeScript, {len(silent)} of them "
+          "without a BX001, all read by the grammar without an error")
+    assert rejected and not unread, "\n".join(unread)
 
 
 @pytest.mark.parametrize("data", [b"", b"\x00" * 64, b"\xef\xbb\xbf", b"\xff\xfe", b"(((((((((", b"}" * 1000],

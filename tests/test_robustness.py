@@ -209,12 +209,13 @@ def test_a_hundred_thousand_statement_function():
     assert next(d for d in analysis.decisions if d.binding.name == "acc").storage.value == "box"
 
 
-def test_type_only_grammar_gaps_do_not_make_functions_conservative():
-    analysis = analyze_text("variance.ts", """
-        interface Producer<out T> { make(): T }
-        class Box<in out T> { constructor(private v: T) {} }
+def test_a_syntax_error_confined_to_types_is_reported_but_makes_no_function_conservative():
+    """TypeScript rejects `{ a: number b: string }`: a BX001, saying it is in type syntax; the code is intact."""
+    analysis = analyze_text("gap.ts", """
+        type Pair = { a: number b: string }
         export function f() { let n = 1; return () => n; }
     """)
-    assert {d.rule.code for d in analysis.diagnostics} == {"BX004"}
+    (error,) = analysis.diagnostics
+    assert error.rule.code == "BX001" and "syntax error in type syntax: unexpected `b`" in error.message
     assert next(d for d in analysis.decisions if d.binding.name == "n").storage.value == "value"
     assert not any(c.has_syntax_error for c in analysis.model.closures)

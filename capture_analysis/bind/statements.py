@@ -118,7 +118,7 @@ def visit_for_in(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     keyword = node.child_by_field_id(binder.fields.kind)
     word = binder.text(keyword) if keyword is not None else None
     loop = new_loop(binder, node, scope, [left, body])
-    if word in ("let", "const", "using", "await using"):
+    if word in ("let", "const", "using", "await using", "await"):  # `await`: `await using`, parsed as `const`
         head = binder.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop)
         kind = {"let": BindingKind.LET, "const": BindingKind.CONST}.get(word or "", BindingKind.USING)
         # Fresh per iteration, initialized before the body; the iterated expression sees it in TDZ.

@@ -21,11 +21,9 @@ from dataclasses import dataclass
 import tree_sitter
 
 from .. import suppressions
-from ..analyze import Bound, FileAnalysis, apply_policy
-from ..bind import bind
+from ..analyze import FileAnalysis, apply_policy, bind_parsed
 from ..diagnose import Diagnostic
-from ..escape import EscapeGraph
-from ..parsing import language, syntax_problems, uses_tsx
+from ..parsing import Parsed, language, repaired, uses_tsx
 from ..policies import POLICIES
 from .actions import Fix
 from .declare_const import declare_const_fixes
@@ -81,12 +79,9 @@ class Failed:
 Outcome = Analyzed | Skipped | Stale | Failed
 
 
-def analyze_tree(snapshot: Snapshot, tree: tree_sitter.Tree, settings: Settings) -> FileAnalysis:
-    """``analyze.analyze_source`` from a given tree: the same steps as ``bind_source`` + ``apply_policy``."""
-    source = snapshot.source
-    syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax, source.path)
-    return apply_policy(Bound(source, model, syntax, EscapeGraph(model), tree), POLICIES[settings.policy])
+def analyze_tree(snapshot: Snapshot, parsed: Parsed, settings: Settings) -> FileAnalysis:
+    """``analyze.analyze_source`` from a given parse: the same steps as ``bind_source`` + ``apply_policy``."""
+    return apply_policy(bind_parsed(snapshot.source, parsed), POLICIES[settings.policy])
 
 
 def shown_diagnostics(analysis: FileAnalysis, settings: Settings) -> list[Diagnostic]:
@@ -100,37 +95,39 @@ class TreeKeeper:
     """The latest tree of every open document; used from the analysis thread only."""
 
     def __init__(self) -> None:
-        self.trees: dict[str, tree_sitter.Tree] = {}
+        self.trees: dict[str, Parsed] = {}
         self.parsers = {tsx: tree_sitter.Parser(language(tsx)) for tsx in (False, True)}
 
     def forget(self, uri: str) -> None:
         self.trees.pop(uri, None)
 
-    def update(self, snapshot: Snapshot) -> tuple[tree_sitter.Tree, bool]:
-        """The tree of ``snapshot``'s text, and whether it was re-parsed from the previous tree.
+    def update(self, snapshot: Snapshot) -> tuple[Parsed, bool]:
+        """The parse of ``snapshot``'s text, and whether it was re-parsed from the previous tree.
 
         Where the old or the new text has a syntax error, tree-sitter's error recovery may
         give an incremental parse another tree than a fresh one (a random-edit test found
         one), and the editor would then show other diagnostics than the command line: such
-        a text is parsed from scratch.
+        a text is parsed from scratch, and repaired as the command line repairs it.  A
+        repaired tree is a parse of a rewritten copy, so no incremental parse starts from it.
         """
         old = None if snapshot.reset else self.trees.get(snapshot.uri)
         if old is not None and not snapshot.edits:
             return old, True
-        if old is not None and old.root_node.has_error:
+        if old is not None and (old.repaired or old.tree.root_node.has_error):
             old = None
         if old is not None:
             for edit in snapshot.edits:
-                old.edit(edit.start_byte, edit.old_end_byte, edit.new_end_byte,
-                         edit.start_point, edit.old_end_point, edit.new_end_point)
+                old.tree.edit(edit.start_byte, edit.old_end_byte, edit.new_end_byte,
+                              edit.start_point, edit.old_end_point, edit.new_end_point)
         parser = self.parsers[uses_tsx(snapshot.source.path)]
         self.trees.pop(snapshot.uri, None)  # a failure below must not leave a half-edited tree behind
-        tree = parser.parse(snapshot.read, old) if old is not None else parser.parse(snapshot.read)
+        tree = parser.parse(snapshot.read, old.tree) if old is not None else parser.parse(snapshot.read)
         if old is not None and tree.root_node.has_error:
             old = None
             tree = parser.parse(snapshot.read)
-        self.trees[snapshot.uri] = tree
-        return tree, old is not None
+        parsed = repaired(parser, snapshot.source.data, tree, snapshot.source.path)
+        self.trees[snapshot.uri] = parsed
+        return parsed, old is not None
 
     def run(self, snapshot: Snapshot, settings: Settings, current_revision: Callable[[], int]) -> Outcome:
         """One job.  Never raises: a failure is an outcome, and the next job parses from scratch."""
@@ -141,15 +138,15 @@ class TreeKeeper:
                                f"boxcheck: {snapshot.uri} is larger than maxFileSize ({settings.max_file_size} "
                                "bytes): not analyzed")
             started, cpu_started = time.perf_counter(), time.thread_time()
-            tree, incremental = self.update(snapshot)
+            syntax, incremental = self.update(snapshot)
             parsed = time.perf_counter()
             if current_revision() != snapshot.revision:
                 return Stale(snapshot.revision)
-            analysis = analyze_tree(snapshot, tree, settings)
+            analysis = analyze_tree(snapshot, syntax, settings)
             shown = shown_diagnostics(analysis, settings)
-            fixes = declare_const_fixes(analysis, tree) + suppression_fixes(snapshot.source, tree,
-                                                                            analysis.diagnostics, shown)
-            fixes += own_block_fixes(analysis, tree)
+            fixes = declare_const_fixes(analysis, syntax.tree) + suppression_fixes(snapshot.source, syntax.tree,
+                                                                                   analysis.diagnostics, shown)
+            fixes += own_block_fixes(analysis, syntax.tree)
             index = BindingIndex(analysis)
             done = time.perf_counter()
             return Analyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index, fixes,

@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 from typing import TextIO
 
+from .. import rules
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, render_table
 from ..diagnose import Diagnostic
@@ -91,7 +93,7 @@ def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_so
 def render_file(analysis: FileAnalysis, diagnostics: Iterable[Diagnostic], *, quiet: bool = False,
                 explain: bool = False, style: Style = PLAIN) -> list[str]:
     out: list[str] = []
-    for diagnostic in diagnostics:
+    for diagnostic in type_notes_once(diagnostics):
         out.extend(render_diagnostic(analysis, diagnostic, show_source=not quiet, explain=explain, style=style))
     if quiet:
         return out
@@ -113,6 +115,22 @@ def site_words(site: Site) -> str:
     names = capped([d.binding.name for d in site.decisions[:SHOWN]], len(site.decisions))
     return f"{site.kind.value}{{{names}}}" + {"per-iteration": " per iteration", "once": " once"}.get(
         site.multiplicity, "")
+
+
+def type_notes_once(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """A file's BX004 notes as one: the first, with the count of the others (JSON and the editor keep each).
+
+    One grammar gap repeated over a large file (a hundred variance annotations
+    before the parser learned them) would otherwise bury every other line.
+    """
+    shown = list(diagnostics)
+    notes = [d for d in shown if d.rule is rules.UNSUPPORTED_TYPE_SYNTAX]
+    if len(notes) < 2:
+        return shown
+    first = replace(notes[0], message=f"{notes[0].message} (and {len(notes) - 1} more in this file; "
+                                      "`--format json` lists each)")
+    return [first if d is notes[0] else d for d in shown
+            if d is notes[0] or d.rule is not rules.UNSUPPORTED_TYPE_SYNTAX]
 
 
 def totals_line(totals: Totals) -> str:

@@ -1,0 +1,302 @@
+"""The valid TypeScript that tree-sitter-typescript 0.23 rejects, and a rewrite of each that it reads.
+
+Each family finds its construct in the text and says how to rewrite it
+without moving a byte (``rewriting``): a keyword blanked with spaces, a
+contextual keyword used as a name renamed to an identifier of the same
+length, a ``;`` put into the white space where TypeScript ends a type member
+at a line break.  The rewritten copy is only parsed; names, keywords and
+messages are read from the original bytes, so no rewrite shows anywhere.
+
+A rewrite must keep the run-time meaning TypeScript gives the text: what it
+blanks is type syntax (or a modifier with no run-time effect on captures),
+what it renames is a name.  Where the same text could mean something else,
+the family asks the damaged tree whether the place is type syntax, a class
+body or a JSX attribute, and the families that read type syntax into
+``a < b > (c)`` apply to TypeScript files only (in JavaScript it compares).
+The families, with the text each applies to, are the table of
+``docs/parsing.md``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rewriting import Edit, Family, Text, blank, looks_like_types, renamed
+
+_IDENTIFIER = rb"[A-Za-z_$][\w$]*"
+#: white space and comments, matched without backtracking (a line of `////` must not make it exponential).
+_GAP = rb"(?:\s|//[^\n]*+|/\*(?:[^*]|\*(?!/))*+\*/)*+"
+#: tokens before a line break after which a `<` cannot continue the type (it starts a member).
+_TYPE_EXPECTED_WORDS = frozenset({b"extends", b"keyof", b"typeof", b"infer", b"is", b"as", b"satisfies", b"readonly",
+                                  b"new", b"unique", b"asserts", b"in", b"out", b"const", b"default", b"return"})
+
+
+def _variance(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``<in out T>``: blank each ``in``/``out``; keep ``const``."""
+    return [blank(text.data, match.start(1) + word.start(), match.start(1) + word.end())
+            for word in re.finditer(rb"\b(?:in|out)\b", match.group(1))]
+
+
+def _blank_last(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """The last group blanked (the first is the word the pattern starts with)."""
+    group = match.lastindex or 0
+    return [blank(text.data, match.start(group), match.end(group))]
+
+
+def _import_type(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``import("m").T`` in type syntax: ``import("m").`` blanked, leaving the name ``T``.
+
+    In an expression ``import("m").then`` is a dynamic import: left alone.
+    """
+    return [blank(text.data, match.start(), match.end())] if text.in_type(match.start()) else []
+
+
+def _generic_function_argument(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``x as F<<T>(a: T) => T>``: the inner ``<T>`` blanked (the grammar reads ``<<`` as a shift)."""
+    inner = match.end()
+    close = text.matching_angle(inner)
+    if close < 0 or text.next_code(close + 1) != b"(":
+        return []
+    return [blank(text.data, inner, close + 1)]
+
+
+def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``sql<{ id: T }>`...```, ``f<typeof import("m").x>()``: the type arguments blanked.
+
+    TypeScript reads ``a<b>`c``` and ``a<b>(c)`` as type arguments whenever
+    ``<b>`` is a type list, so only text without an expression operator inside
+    is taken.  The grammar reads most of them: the patterns find the two it
+    does not, a template tag's (found from its ``>``) and a call's whose
+    argument is an ``import(...)`` type.  A tag's that the grammar did read as
+    type arguments is left alone.
+    """
+    if match.group(0).startswith(b">"):
+        close = match.start()
+        leaf = text.leaf(close)
+        arguments = leaf.parent if leaf is not None else None
+        if arguments is not None and arguments.type == "type_arguments" and arguments.parent is not None \
+                and arguments.parent.type == "call_expression" and not arguments.parent.has_error:
+            return []
+        open_ = text.opening_angle(close)
+    else:
+        open_ = match.start(1)
+        close = text.matching_angle(open_)
+    if open_ <= 0 or close < 0 or text.next_code(close + 1) not in (b"(", b"`"):
+        return []
+    before = text.data[open_ - 1:open_]
+    if not (before.isalnum() or before in (b"_", b"$")) or text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
+        return []  # `x < y`, `return <div>`: a comparison or JSX
+    if text.matching_angle(open_) != close or not looks_like_types(bytes(text.data[open_:close + 1])):
+        return []
+    return [blank(text.data, open_, close + 1)]
+
+
+def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
+    return [renamed(match.start(1), match.group(1))]
+
+
+def _member_name(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A modifier word that names the member (``get\n() {}``): renamed, and its line break made a space.
+
+    TypeScript takes a modifier only with the name on the same line; the
+    grammar, given the renamed word and a line break, would end a field there.
+    """
+    edits = _name(match, text)
+    if match.lastindex == 2:
+        edits += [(match.start(2) + i, b" ") for i, c in enumerate(match.group(2)) if c in b"\r\n"]
+    return edits
+
+
+def _in_class_body(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A modifier with no effect on captures blanked (the pattern's last group), inside a class body only."""
+    return _blank_last(match, text) if text.in_class_body(match.start()) else []
+
+
+def _for_using(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``for (using x of``/``for (await using x of``: read as ``const``; the binder knows it by its original word."""
+    start, end = match.start(2), match.end(2)
+    return [(start, b"const" + b" " * (end - start - 5))]
+
+
+def _member_after_line_break(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A type member that starts a line, read by the grammar as a continuation of the type before it.
+
+    ``A\\n  <T>(x: T): T`` is not ``A<T>``: TypeScript never takes type
+    arguments across a line break.  Nor is ``string\\n  in: X`` a mapped type.
+    The ``;`` goes into the white space, only after a token that can end a
+    type, and only where the tree says it is type syntax or, where the damage
+    hides that (a file that is one ERROR), the line has the shape of a call
+    signature with its return type (``<T>(...):``).  That shape is also a
+    generic call inside a conditional expression (``c ? f\n<T>(x) : y``), so
+    the re-parse must read the line as a signature in a type body
+    (``_read_as_member``), else the ``;`` is taken back.
+    """
+    first = match.end(1)
+    previous = text.previous_token(first)
+    if previous is None:
+        return []
+    last = text.data[previous.end_byte - 1:previous.end_byte]
+    word = bytes(text.data[previous.start_byte:previous.end_byte])
+    if not (last.isalnum() or last in b"_$)]}>'\"`") or word in _TYPE_EXPECTED_WORDS \
+            or text.data[previous.end_byte - 2:previous.end_byte] == b"=>":
+        return []
+    if not (text.in_type(previous.start_byte) or (not text.jsx and _call_signature_at(text, first))):
+        return []
+    indent = match.group(1)
+    if indent:
+        return [(first - 1, b";")]
+    newline = match.start()
+    if previous.end_byte < newline and text.data.rfind(b"//", previous.end_byte, newline) >= 0:
+        return []  # a line comment ends at this line break: a `;` there would join it to the member
+    return [(newline - 1, b";")] if text.data[newline - 1:newline] == b"\r" else [(newline, b";")]
+
+
+def _read_as_member(text: Text, start: int, end: int) -> bool:
+    """The ``;`` made the next line a member of an object type or interface: a signature there."""
+    kinds = text.ancestors(end)
+    return bool(_SIGNATURES.intersection(kinds)) and bool(_TYPE_BODIES.intersection(kinds))
+
+
+def _read_as_call(text: Text, start: int, end: int) -> bool:
+    """The blanked type arguments left a call or a tagged template of what stood before them."""
+    after = end + len(text.data[end:end + 256]) - len(text.data[end:end + 256].lstrip())
+    node = text.leaf(after)
+    while node is not None and node.start_byte == after and node.type not in ("arguments", "template_string"):
+        node = node.parent
+    return (node is not None and node.type in ("arguments", "template_string") and node.parent is not None
+            and node.parent.type == "call_expression")
+
+
+def _call_signature_at(text: Text, angle: int) -> bool:
+    """``<...>(...):`` at ``angle``: type parameters, parameters and a return type, as a call signature has."""
+    if text.data[angle:angle + 1] != b"<":
+        return False
+    close = text.matching_angle(angle)
+    if close < 0 or text.next_code(close + 1) != b"(":
+        return False
+    paren = text.data.index(b"(", close)
+    end = text.matching_paren(paren)
+    return end > 0 and text.next_code(end + 1) == b":"
+
+
+def _tuple_label(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``[new: T, number?: U]``: a tuple element labelled with a reserved word or a predefined type's name.
+
+    After ``[`` no expression has ``word:``; after ``,`` an object literal
+    does (``{ a, new: 1 }``), so there the tree must say it is type syntax.
+    """
+    if match.group(1) not in _LABEL_WORDS:
+        return []
+    if text.data[match.start():match.start() + 1] == b"," and not text.in_type(match.start(1)):
+        return []
+    return _name(match, text)
+
+
+def _ampersand(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """A bare ``&`` in a JSX attribute string (``href="?a=1&b=2"``): any character does there."""
+    return [(match.start(), b"_")] if "jsx_attribute" in text.ancestors(match.start()) else []
+
+
+def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
+    r"""An escape (``\```, ``\$``) in a template literal type, which the grammar does not read: ``__``.
+
+    The characters of a type's text have no run-time meaning, and ``__`` opens
+    no substitution and ends no literal.  Where the damage hides the type (the
+    grammar's ERROR starts at the backtick), an escape the grammar lexed as
+    one is taken: in a string of any kind ``__`` for an escape changes the
+    text, never where the literal ends, and names are read from the file.
+    """
+    kinds = text.ancestors(match.start())
+    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and kinds[1:2] != ["string"]):
+        return [(match.start(), b"__")]
+    return []
+
+
+def _line_break_made_a_space(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``export\n  function f``, ``export { a }\n  from "m"``: TypeScript reads across the line break, the grammar
+    ends the statement there (and reads ``export`` alone as a name, without an error); the break becomes a
+    space.  The white space is the pattern's last group, so no comment is joined to the code after it."""
+    group = match.lastindex or 0
+    return [(match.start(group) + i, b" ") for i, c in enumerate(match.group(group)) if c in b"\r\n"]
+
+
+def _read_as_export(text: Text, start: int, end: int) -> bool:
+    """The ``export`` now starts an export statement."""
+    line_start = text.data.rfind(b"export", 0, start)
+    leaf = text.leaf(line_start)
+    return leaf is not None and leaf.parent is not None and leaf.parent.type == "export_statement"
+
+
+#: a contextual keyword used as a name: what may follow it then (never a type, never a member name).
+_AFTER_NAME = rb"(?=[ \t]*(?:[=;,)\]}:.]|\?\.|\+\+|--))"
+_AFTER_MEMBER_NAME = rb"(?=[ \t]*(?:[?!:=;(),.}\]<]|\r?\n|$))"
+#: words after which a `<` starts JSX or compares, never type arguments.
+_KEYWORDS_BEFORE_JSX = frozenset({b"return", b"typeof", b"yield", b"await", b"case", b"in", b"of", b"void",
+                                  b"delete", b"else", b"do", b"instanceof", b"throw", b"default", b"extends",
+                                  b"function"})
+#: the labels the grammar rejects in a tuple type (measured: identifiers and `type` it reads).
+_LABEL_WORDS = frozenset(b"abstract any bigint boolean const false import keyof infer never new null number object "
+                         b"readonly string symbol this true typeof undefined unique unknown void".split())
+_SIGNATURES = frozenset({"call_signature", "construct_signature", "property_signature", "method_signature"})
+_TYPE_BODIES = frozenset({"object_type", "interface_body"})
+_PREDEFINED = rb"any|boolean|number|string|symbol|object|unknown|never|undefined|bigint"
+
+
+
+def _word(word: bytes) -> bytes:
+    """``word`` as a whole word, as group 1; the literal comes first so that the search for it is fast."""
+    return b"(" + word + rb")(?<![\w$.]" + word + rb")\b"
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("variance", "a variance annotation (`in`/`out`) on a type parameter",
+           (re.compile(rb"[<,]" + _GAP + rb"((?:(?:in|out|const)[ \t]+)+)(?=" + _IDENTIFIER
+                       + rb"\s*(?:[,>=]|extends\b))"),), _variance),
+    Family("export-type-star", "`export type * from`",
+           (re.compile(_word(b"export") + rb"\s+(type)\s*\*"),), _blank_last),
+    Family("import-type", "an `import(\"...\")` type followed by a name",
+           (re.compile(_word(b"import") + rb"\s*\(\s*(?:\"[^\"\n]*\"|'[^'\n]*')\s*\)\s*\.\s*"),), _import_type),
+    Family("generic-function-argument", "a generic function type as the first type argument after `as`",
+           tuple(re.compile(_word(word) + rb"\s+" + _IDENTIFIER + rb"(?:\s*\.\s*" + _IDENTIFIER + rb")*\s*<(?=<)")
+                 for word in (b"as", b"satisfies")), _generic_function_argument, typed_only=True),
+    Family("tagged-template-arguments", "type arguments of a template tag (``tag<Row>`...` ``)",
+           (re.compile(rb">(?<!=>)(?=[ \t]*`)"),), _type_arguments, typed_only=True, confirm=_read_as_call,
+           silent=True),
+    Family("call-type-arguments", "an `import(...)` type as a call's type argument",
+           (re.compile(rb"(<)(?<=[\w$]<)(?=\s*typeof\s+import\b)"),), _type_arguments, typed_only=True,
+           confirm=_read_as_call),
+    Family("keyword-name", "a contextual keyword (`as`, `satisfies`, `using`) used as a name",
+           tuple(re.compile(_word(word) + _AFTER_NAME) for word in (b"as", b"satisfies", b"using")), _name),
+    Family("member-keyword-name", "a modifier (`abstract`, `accessor`, `get`, `static`, ...) used as a member's name",
+           tuple(re.compile(_word(word) + _AFTER_MEMBER_NAME) for word in (b"abstract", b"accessor"))
+           + tuple(re.compile(_word(word) + rb"([ \t]*\r?\n\s*)\(") for word in (b"get", b"set", b"static", b"async")),
+           _member_name),
+    Family("type-name", "`type` used as the name of a type parameter",
+           (re.compile(rb"\(\s*(type)\b(?=\s*(?:extends\b|[|&\[\]),?]))"),), _name),
+    Family("tuple-label", "a tuple element labelled with a reserved word (`[new: T]`)",
+           (re.compile(rb"[\[,]\s*(" + b"|".join(sorted(_LABEL_WORDS)) + rb")(?=\??\s*:)"),), _tuple_label),
+    Family("predefined-type-parameter", "a parameter named like a predefined type (`(any) =>`, `(unknown: T) =>`)",
+           (re.compile(rb"\(\s*(" + _PREDEFINED + rb")\b(?=\s*(?:[:?,]|\)\s*=>))"),), _name),
+    Family("accessor-modifier", "an `accessor` field after another modifier",
+           (re.compile(_word(b"accessor") + rb"[ \t]+(?=[A-Za-z_$#\[\"'0-9*])"),), _in_class_body),
+    Family("abstract-override", "`abstract` and `override` on one class member",
+           (re.compile(_word(b"abstract") + rb"[ \t]+(override)\b"),
+            re.compile(_word(b"override") + rb"(?=[ \t]+abstract\b)")), _in_class_body),
+    Family("for-using", "`using` in a `for (... of ...)` head",
+           (re.compile(_word(b"for") + rb"\s*(?:await\s*)?\(\s*((?:await[ \t]+)?using)[ \t]+(?!of\b)" + _IDENTIFIER
+                       + rb"\s+of\b"),), _for_using),
+    Family("member-after-line-break", "a type member on a new line that starts with `<` or is named `in`",
+           (re.compile(rb"\n([ \t]*)(?:<|in\??[ \t]*:)"),), _member_after_line_break, typed_only=True,
+           confirm=_read_as_member),
+    Family("export-line-break", "`export` with its declaration on the next line",
+           (re.compile(_word(b"export") + rb"([ \t]*\r?\n\s*)(?=(?:function|class|const|let|var|interface|type|enum"
+                       rb"|async|abstract|declare|default|namespace|module|import)\b|[{*])"),),
+           _line_break_made_a_space, confirm=_read_as_export, silent=True),
+    Family("export-from-line-break", "`from` on the line after `export { ... }`",
+           (re.compile(_word(b"export") + rb"\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"),),
+           _line_break_made_a_space),
+    Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
+           (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand, in_text=True),
+    Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",
+           (re.compile(rb"\\[\x20-\x7e]"),), _template_type_escape, in_text=True),
+)

@@ -1,0 +1,46 @@
+"""Languages and parsers.
+
+``.ts/.mts/.cts`` use the TypeScript grammar; everything else (``.tsx``,
+``.jsx``, ``.js``, ``.mjs``, ``.cjs``) uses the TSX grammar, which accepts
+JSX and plain JavaScript.  Parsers are created once per process.
+"""
+
+from __future__ import annotations
+
+import os.path
+from functools import lru_cache
+
+import tree_sitter
+import tree_sitter_typescript
+
+TYPESCRIPT_SUFFIXES = frozenset({".ts", ".mts", ".cts"})
+TSX_SUFFIXES = frozenset({".tsx", ".jsx", ".js", ".mjs", ".cjs"})
+SOURCE_SUFFIXES = TYPESCRIPT_SUFFIXES | TSX_SUFFIXES
+#: files whose type syntax TypeScript reads (``.tsx`` too); in the others ``a<b>`c``` is two comparisons.
+TYPED_SUFFIXES = TYPESCRIPT_SUFFIXES | {".tsx"}
+
+
+@lru_cache(maxsize=None)
+def language(tsx: bool) -> tree_sitter.Language:
+    raw = tree_sitter_typescript.language_tsx() if tsx else tree_sitter_typescript.language_typescript()
+    return tree_sitter.Language(raw)
+
+
+@lru_cache(maxsize=None)
+def parser(tsx: bool) -> tree_sitter.Parser:
+    return tree_sitter.Parser(language(tsx))
+
+
+def suffix(path: str) -> str:
+    """``PurePath(path).suffix.lower()``, without building a path: this is asked several times per file."""
+    name = os.path.basename(path)
+    i = name.rfind(".")
+    return name[i:].lower() if 0 < i < len(name) - 1 else ""
+
+
+def uses_tsx(path: str) -> bool:
+    return suffix(path) not in TYPESCRIPT_SUFFIXES
+
+
+def is_typed(path: str) -> bool:
+    return suffix(path) in TYPED_SUFFIXES
