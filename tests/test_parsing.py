@@ -234,3 +234,21 @@ def test_node_shows_a_for_using_head_binds_afresh_on_each_iteration():
     """
     assert node_got(program) == "a,b,c"
     assert storage_of(analyze(source, "u.ts"), "resource") == "value"
+
+
+def test_a_real_error_beside_a_construct_is_a_bx001_and_the_file_keeps_its_other_repairs():
+    """Found by the mutation fuzzer: the mistyped conditional type made the `type` parameter's rewrite spread
+    the damage, the round failed as a whole, and every problem passed for a known construct (BX004)."""
+    text = ("type Narrow<type> = (type extends Function<? type : never);\n"
+            "type Pair = [new: number, any: string];\n")
+    parsed = parse_source(text.encode(), "n.ts")
+    assert {r.family.name for r in parsed.rewrites} == {"tuple-label"}
+    assert parsed.problems and all(p.at < text.index("\n") for p in parsed.problems)
+    assert not any(p.unsupported for p in parsed.problems)
+
+
+def test_export_type_star_is_repaired_only_where_export_starts_a_statement():
+    parsed = parse_source(b'"s" as\nexport type * from x\n', "e.ts")
+    assert not parsed.rewrites and parsed.problems
+    assert [r.family.name for r in parse_source(b'export type * from "m"\n', "e.ts").rewrites] == [
+        "export-type-star"]

@@ -253,7 +253,7 @@ FAMILIES: tuple[Family, ...] = (
            (re.compile(rb"[<,]" + _GAP + rb"((?:(?:in|out|const)[ \t]+)+)(?=" + _IDENTIFIER
                        + rb"\s*(?:[,>=]|extends\b))"),), _variance),
     Family("export-type-star", "`export type * from`",
-           (re.compile(_word(b"export") + rb"\s+(type)\s*\*"),), _blank_last),
+           (re.compile(_word(b"export") + rb"\s+(type)\s*\*"),), _blank_last, confirm=_read_as_export),
     Family("import-type", "an `import(\"...\")` type followed by a name",
            (re.compile(_word(b"import") + rb"\s*\(\s*(?:\"[^\"\n]*\"|'[^'\n]*')\s*\)\s*\.\s*"),), _import_type),
     Family("generic-function-argument", "a generic function type as the first type argument after `as`",

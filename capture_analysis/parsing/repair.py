@@ -98,8 +98,10 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
     problems = syntax_problems(tree, data)
     tried: list[Rewrite] = []
     refused: set[int] = set()
+    refuted: set[int] = set()
     for _ in range(ROUNDS):
-        found = rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), refused)
+        regions = damaged_regions(tree)
+        found = rewrites_in(Text(text, tree, typed, jsx), regions, refused)
         if not found:
             break
         trial, trial_tree = rewritten(using, text, tree, found)
@@ -113,16 +115,44 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
                 continue
             trial, trial_tree = rewritten(using, text, tree, found)
         trial_problems = syntax_problems(trial_tree, data)
-        if damage(trial_problems) >= damage(problems):
-            tried.extend(found)
-            break
-        text, tree, problems = trial, trial_tree, trial_problems
-        rewrites.extend(found)
+        if damage(trial_problems) < damage(problems):
+            text, tree, problems = trial, trial_tree, trial_problems
+            rewrites.extend(found)
+        else:
+            kept = False
+            for group in by_region(found, regions):
+                trial, trial_tree = rewritten(using, text, tree, group)
+                trial_problems = syntax_problems(trial_tree, data)
+                refused.update(r.start for r in group)
+                if damage(trial_problems) < damage(problems):
+                    text, tree, problems, kept = trial, trial_tree, trial_problems, True
+                    rewrites.extend(group)
+                elif damage(trial_problems)[0] > damage(problems)[0]:
+                    refuted.update(r.start for r in group)
+                else:
+                    tried.extend(group)
+            if not kept:
+                break
         if not problems:
             break
     if problems:
-        problems = named(problems, tried + rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), set()))
+        problems = named(problems, tried + rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), refuted))
     return Parsed(tree, not_utf8(tree, data, problems), tuple(rewrites))
+
+
+def by_region(found: list[Rewrite], regions: list[tuple[int, int]]) -> list[list[Rewrite]]:
+    """``found`` grouped by the damaged region each repairs, when the rewrites of a round fail together.
+
+    A real error next to a construct can make that construct's rewrite
+    spread the damage (``type X<type> = (type extends F<? ...``); tried
+    alone, each region's rewrites are kept or refused on their own, so the
+    error does not cost the file its other repairs.
+    """
+    starts = [start for start, _ in regions]
+    groups: dict[int, list[Rewrite]] = {}
+    for rewrite in found:
+        groups.setdefault(bisect.bisect_right(starts, rewrite.start) - 1, []).append(rewrite)
+    return list(groups.values())
 
 
 def misread(using: tree_sitter.Parser, text: Text) -> list[Rewrite]:
