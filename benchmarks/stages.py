@@ -12,6 +12,7 @@ runs this in a fresh process on a snapshot of the measured commit.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -22,9 +23,7 @@ from collections.abc import Callable
 from capture_analysis import suppressions
 from capture_analysis.analyze import FileAnalysis
 from capture_analysis.batch import collector
-from capture_analysis.batch.jobs import Job
 from capture_analysis.batch.loading import LoadError, load
-from capture_analysis.batch.outcome import renderer
 from capture_analysis.bind import bind
 from capture_analysis.diagnose import diagnose
 from capture_analysis.escape import EscapeGraph
@@ -32,12 +31,14 @@ from capture_analysis.parsing import parser, repaired, uses_tsx
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.policies.support import remember_tree
 from capture_analysis.report import Reporter, RunOptions
+from capture_analysis.report.json_report import JsonReporter
+from capture_analysis.report.record import file_record
 from capture_analysis.retention import find_retentions
 
 from .measure import file_list
 
 STAGES = ("read", "parse", "syntax", "bind", "escape graph", "decide", "allocate", "retain", "diagnose",
-          "suppressions", "render json", "collect")
+          "suppressions", "record", "render json", "collect")
 
 
 def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
@@ -71,14 +72,16 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     lap("diagnose")
     shown = suppressions.apply(source, diagnostics)
     lap("suppressions")
-    reporter.render(FileAnalysis(source, model, decisions, functions, diagnostics, syntax, graph, OPTIMAL), shown)
+    record = file_record(FileAnalysis(source, model, decisions, functions, diagnostics, syntax, graph, OPTIMAL), shown)
+    lap("record")
+    reporter.render(record)
     lap("render json")
     return len(source.data)
 
 
 def main(argv: list[str] | None = None) -> int:
     root, names = file_list("benchmarks.stages", argv)
-    reporter = renderer(Job("json", RunOptions(), (), 64 * 1024 * 1024))
+    reporter = JsonReporter(io.StringIO(), RunOptions())
     seconds: dict[str, float] = defaultdict(float)
     clock = time.perf_counter()
 

@@ -237,7 +237,7 @@ def explain_rule(code: str) -> int:
 def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
     collector.tune_for_batch()
     collected = collect(args.paths)
-    # colour only where it shows, so that the other formats' cache entries do not depend on the terminal
+    # colour only where it shows (text), links only where they are (LSP, SARIF)
     color = args.format == "text" and wants_color(args.color, sys.stdout, os.environ)
     docs_url = args.docs_url if args.format in ("lsp", "sarif") else None
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare,
@@ -266,7 +266,7 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
             continue
         totals.count(outcome.counts)
         failed = failed or (fail_on is not None and any(level >= fail_on for level in outcome.counts.levels))
-        reporter.add(outcome.piece)
+        reporter.add(reporter.render(outcome.record))
     reporter.finish(totals)
     if io_errors:
         return 2

@@ -102,10 +102,9 @@ def test_only_the_changed_file_is_analyzed_again(project, analyzed):
 
 
 @pytest.mark.parametrize("variant", [
-    ("--format", "json"), ("--policy", "legacy"), ("--explain",), ("--quiet",), ("--severity", "BX101=error"),
-    ("--severity", "BX101=off"), ("--color", "always"),
+    ("--policy", "legacy"), ("--severity", "BX101=error"), ("--severity", "BX101=off"),
 ], ids=" ".join)
-def test_every_option_that_changes_the_output_is_part_of_the_key(project, analyzed, variant):
+def test_every_option_that_changes_the_record_is_part_of_the_key(project, analyzed, variant):
     run("--jobs", "1", "src")
     analyzed.clear()
     result = run("--jobs", "1", *variant, "src")
@@ -113,12 +112,36 @@ def test_every_option_that_changes_the_output_is_part_of_the_key(project, analyz
     assert result == run("--no-cache", "--jobs", "1", *variant, "src")
 
 
-def test_the_docs_url_of_the_links_is_part_of_the_key(project, analyzed):
-    run("--jobs", "1", "--format", "lsp", "src")
+def test_compare_is_part_of_the_key_and_the_format_is_not(project):
+    def identity(form: str, **options) -> bytes:
+        return cache_module.Cache(project / "c", outcome.Job(form, RunOptions(**options), (), 1 << 20)).identity
+
+    assert identity("text", compare=("optimal", "v8")) != identity("text")
+    assert identity("json", explain=True, quiet=True, color=True, docs_url="https://example.org") == identity("text")
+
+
+@pytest.mark.parametrize("variant", [
+    ("--format", "json"), ("--format", "sarif"), ("--format", "lsp", "--docs-url", "https://example.org/rules.html"),
+    ("--format", "github"), ("--explain",), ("--quiet",), ("--color", "always", "--explain"),
+], ids=" ".join)
+def test_one_analysis_serves_every_format_and_rendering_option(project, analyzed, variant):
+    """The cache keeps each file's record, which every format renders from (issue 18, item 8): a run in
+    another format, or with other rendering options, analyzes nothing and prints what an uncached run prints."""
+    run("--jobs", "1", "src")
     analyzed.clear()
-    code, out, _ = run("--jobs", "1", "--format", "lsp", "--docs-url", "https://example.org/rules.html", "src")
-    assert len(analyzed) == 6
-    assert "https://example.org/rules.html#bx101-heap-capture" in out
+    result = run("--jobs", "1", *variant, "src")
+    assert analyzed == []
+    assert result == run("--no-cache", "--jobs", "1", *variant, "src")
+
+
+def test_the_records_of_a_text_run_without_the_cache_spare_the_bindings_and_a_cached_one_keeps_them(project):
+    text, json_job = (outcome.Job(name, RunOptions(), (), 1 << 20) for name in ("text", "json"))
+    path = str(project / "src" / "probes.ts")
+    assert outcome.outcome_at(path, text).record["bindings"] is None  # incomplete: no run reads them
+    assert outcome.outcome_at(path, json_job).record["bindings"]
+    store = cache_module.Cache(project / "c", text).open()
+    assert outcome.outcome_at(path, text, store).record["bindings"]
+    assert store.get(store.key(path, Path(path).read_bytes()), path).record["bindings"]
 
 
 def test_a_configuration_severity_is_part_of_the_key(project, analyzed):

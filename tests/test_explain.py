@@ -14,6 +14,8 @@ from capture_analysis.analyze import analyze_source
 from capture_analysis.policies import POLICIES
 from capture_analysis.records import StepRole
 from capture_analysis.report.evidence import meaning
+from capture_analysis.report.json_records import FileRecords
+from capture_analysis.report.record import diagnostic_record
 from capture_analysis.report.text import render_diagnostic
 from capture_analysis.source import SourceFile
 
@@ -38,7 +40,11 @@ def cells(text: str) -> int:
 def explained(code: str, policy: str = "optimal", path: str = "t.ts") -> list[tuple[object, list[str]]]:
     """(diagnostic, its rendered lines) for each diagnostic of ``code``."""
     analysis = analyze_source(SourceFile(path, textwrap.dedent(code)), POLICIES[policy])
-    return [(d, render_diagnostic(analysis, d, explain=True)) for d in analysis.diagnostics]
+    return [(d, render_diagnostic(path, record_of(analysis, d), explain=True)) for d in analysis.diagnostics]
+
+
+def record_of(analysis, diagnostic):
+    return diagnostic_record(analysis, FileRecords(analysis.source), diagnostic)
 
 
 UNICODE = """\
@@ -119,5 +125,6 @@ def test_quiet_drops_the_notes_and_the_source():
     code = "export function f() { let n = 0; return () => n++; }\n"
     analysis = analyze_source(SourceFile("t.ts", code), POLICIES["optimal"])
     (diagnostic,) = analysis.diagnostics
-    assert render_diagnostic(analysis, diagnostic, show_source=False, explain=True) == \
-        render_diagnostic(analysis, diagnostic, explain=True)[:1]
+    record = record_of(analysis, diagnostic)
+    assert render_diagnostic("t.ts", record, show_source=False, explain=True) == \
+        render_diagnostic("t.ts", record, explain=True)[:1]

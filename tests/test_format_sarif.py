@@ -8,7 +8,9 @@ import re
 import jsonschema
 import pytest
 
+from capture_analysis.report.json_records import FileRecords
 from capture_analysis.report.lsp import publish_params
+from capture_analysis.report.record import diagnostic_record
 from capture_analysis.report.sarif import result as sarif_result
 from capture_analysis.rules import RULES
 
@@ -128,8 +130,13 @@ def test_a_diagnostics_function_is_looked_up_not_searched():
     (30 s for a 3 MB file of factories, twice the JSON's time)."""
     code = "".join(f"export function f{i}() {{ let n = {i}; return () => n++; }}\n" for i in range(5))
     analysis = analyze(code, "factories.ts")
-    expected = ([sarif_result(analysis, d) for d in analysis.diagnostics], publish_params(analysis, analysis.diagnostics))
+
+    def rendered():
+        records = FileRecords(analysis.source)
+        return ([sarif_result("factories.ts", diagnostic_record(analysis, records, d)) for d in analysis.diagnostics],
+                publish_params(analysis, analysis.diagnostics))
+
+    expected = rendered()
     assert len(analysis.diagnostics) == 5 and all("properties" in r for r in expected[0])
     analysis.functions = Unsearchable(analysis.functions)
-    assert ([sarif_result(analysis, d) for d in analysis.diagnostics],
-            publish_params(analysis, analysis.diagnostics)) == expected
+    assert rendered() == expected

@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from capture_analysis.report.json_report import _COMPACT, FileRecords
+from capture_analysis.report.json_records import COMPACT, FileRecords
 
 from .conftest import ROOT, analyze
 from .golden_outputs import INPUTS, check_golden, golden_name, run_cli
@@ -64,7 +64,7 @@ def test_binding_records_are_what_the_compact_encoder_writes():
     assert {d.storage.value for d in analysis.decisions} >= {"module", "box", "context", "value"}
     assert any(d.site is not None for d in analysis.decisions)
     for text in texts:
-        assert text == _COMPACT(json.loads(text))
+        assert text == COMPACT(json.loads(text))
     assert any('"in_closure": true' in t for t in texts) and any('"in_closure": false' in t for t in texts)
     records_of = {json.loads(t)["name"]: json.loads(t) for t in texts}
     z, w = records_of["z"], records_of["w"]

@@ -168,7 +168,7 @@ def test_what_crosses_the_process_boundary_is_plain_data_not_the_analysis(format
     loaded = load(str(ROOT / "examples" / "factories.ts"))
     result = outcome.outcome_of(loaded, job)
     assert isinstance(result, Analyzed)
-    assert plain(result.piece)
+    assert plain(result.record)
     analysis = analyze_source(loaded)
     assert result.counts.functions == len(analysis.functions)
     assert result.counts.levels == tuple(d.level for d in analysis.diagnostics)

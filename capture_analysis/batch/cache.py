@@ -1,11 +1,14 @@
-"""The on-disk cache (``.boxcheck_cache/``): a file's rendered outcome, keyed by everything that decides it.
+"""The on-disk cache (``.boxcheck_cache/``): a file's record, keyed by everything that decides it.
 
 A key is the SHA-256 of the file's bytes and path, and of the run's
 identity: the tool's version, a fingerprint of its code and of the parser
-(so editing boxcheck or upgrading tree-sitter invalidates every entry), the
-output format and every option that changes a file's rendering (policy,
-``--explain``, ``--quiet``, rule severities).  Suppression comments are part
-of the bytes.  A re-run over an unchanged repository reads one small JSON
+(so editing boxcheck or upgrading tree-sitter invalidates every entry), and
+every option that changes what a file's record holds (policy, ``--compare``,
+rule severities).  Suppression comments are part of the bytes.  A record is
+what every format renders from (``report.record``), so the output format and
+the options that only change the rendering (``--quiet``, ``--explain``,
+colour, ``docs-url``) are not part of the key: a run in another format reads
+the same entries.  A re-run over an unchanged repository reads one small
 file per source file and analyzes nothing.
 
 Entries live under ``<dir>/<code fingerprint>/``; when a new fingerprint's
@@ -16,11 +19,11 @@ SHA-256 of its body: an entry that cannot be read, or whose checksum does not
 match, is a miss, and a cache that cannot be written is skipped with one
 message.  The cache can make a run faster, never wrong or failed.
 
-An entry is the checksum line, one line of JSON (the counts, and the shape
-of the rendered piece with each string replaced by ``{"\u0000": index}``),
-then the strings themselves, raw UTF-8 one after the other: a file's output
-is mostly one long string full of quotes, which JSON would escape on write
-and unescape on every read.
+An entry is the checksum line, one line of JSON (the counts, and the record
+without its ``RAW`` fields), then those fields, raw UTF-8 one after the
+other: they are a record's bulk, two long strings full of quotes (its
+bindings' and functions' JSON records), which JSON would escape on write and
+unescape on every read.
 """
 
 from __future__ import annotations
@@ -47,9 +50,9 @@ DIRECTORY = ".boxcheck_cache"
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
 #: the package root: every module in it is part of the code fingerprint.
 PACKAGE = Path(__file__).resolve().parent.parent
-FORMAT_VERSION = 3
-#: the key of ``{"\u0000": index}``, which stands for the entry's index-th string (no piece has a key "\u0000").
-STRING = "\x00"
+FORMAT_VERSION = 4
+#: the record's fields stored as raw text after the entry's JSON line, in this order.
+RAW = ("bindings", "functions")
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
                 "# This file is a cache directory tag created by boxcheck.\n"
                 "# For information about cache directory tags see https://bford.info/cachedir/\n")
@@ -109,17 +112,17 @@ class Cache:
                 return None
             header, _, raw = body.partition(b"\n")
             stored = json.loads(header)
-            strings: list[str] = []
+            record = stored["record"]
             offset = 0
-            for length in stored["lengths"]:
-                strings.append(raw[offset:offset + length].decode("utf-8", "surrogatepass"))
+            for field, length in zip(RAW, stored["lengths"], strict=True):
+                record[field] = raw[offset:offset + length].decode("utf-8", "surrogatepass")
                 offset += length
             if offset != len(raw):
                 return None
             functions, per_call, per_iteration, levels, once = stored["counts"]
             counts = FileCounts(int(functions), int(per_call), int(per_iteration),
                                 tuple(Severity(int(level)) for level in levels), int(once))
-            return Analyzed(path, with_strings(stored["piece"], strings), counts)
+            return Analyzed(path, record, counts)
         except (OSError, ValueError, TypeError, KeyError, IndexError):
             return None
 
@@ -128,14 +131,16 @@ class Cache:
         if not self.writable:
             return
         counts = outcome.counts
-        strings: list[str] = []
+        record = outcome.record
+        if record["bindings"] is None:
+            return  # an incomplete record (``report.record``) serves only the run that made it
+        encoded = [record[field].encode("utf-8", "surrogatepass") for field in RAW]
         stored: dict[str, Any] = {
-            "piece": without_strings(outcome.piece, strings),
+            "record": {key: value for key, value in record.items() if key not in RAW},
             "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels],
                        counts.once],
+            "lengths": [len(data) for data in encoded],
         }
-        encoded = [text.encode("utf-8", "surrogatepass") for text in strings]
-        stored["lengths"] = [len(data) for data in encoded]
         body = json.dumps(stored, separators=(",", ":")).encode("ascii") + b"\n" + b"".join(encoded)
         target = self.entry(key)
         try:
@@ -175,24 +180,3 @@ class Cache:
             self.cannot_write(error)
         return self
 
-
-def without_strings(piece: Any, strings: list[str]) -> Any:
-    """``piece`` with each string moved to the end of ``strings`` and replaced by ``{STRING: its index}``."""
-    if isinstance(piece, str):
-        strings.append(piece)
-        return {STRING: len(strings) - 1}
-    if isinstance(piece, list):
-        return [without_strings(item, strings) for item in piece]
-    if isinstance(piece, dict):
-        return {key: without_strings(value, strings) for key, value in piece.items()}
-    return piece
-
-
-def with_strings(shape: Any, strings: list[str]) -> Any:
-    if isinstance(shape, dict):
-        if STRING in shape:
-            return strings[shape[STRING]]
-        return {key: with_strings(value, strings) for key, value in shape.items()}
-    if isinstance(shape, list):
-        return [with_strings(item, strings) for item in shape]
-    return shape

@@ -26,7 +26,7 @@ def tune_for_batch() -> None:
 @contextmanager
 def paused() -> Iterator[None]:
     """No collection inside; on the way out the young generation, which holds whatever the block made and
-    dropped (a file's model, once its analysis is rendered), is collected at once, so the next file never
+    dropped (a file's model, once its record is made), is collected at once, so the next file never
     runs beside the last one's garbage.  A no-op when the collector is already off."""
     if not gc.isenabled():
         yield

@@ -17,7 +17,11 @@ from ..rules import Severity
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """Everything besides a file's bytes that decides its output; hashable, picklable, and the cache's key."""
+    """Everything besides a file's bytes that decides its output; hashable and picklable.
+
+    The cache's key holds only what decides a file's record (``identity``): the format and the options that
+    only change how a record is rendered (``--quiet``, ``--explain``, colour, ``docs-url``) are left out.
+    """
 
     format: str
     options: RunOptions
@@ -33,15 +37,16 @@ class Job:
         return hash((self.format, astuple(self.options), self.severities, self.max_file_size))
 
     def identity(self) -> list[object]:
-        """What of the job changes a file's rendering, as JSON data for the cache key."""
-        return [self.format, list(astuple(self.options)),
+        """What of the job changes a file's record, as JSON data for the cache key."""
+        return [self.options.policy, list(self.options.compare),
                 [[code, None if level is None else level.label] for code, level in self.severities]]
 
 
 @dataclass(frozen=True, slots=True)
 class Analyzed:
     path: str
-    piece: Piece
+    #: what every format renders the file from (``report.record.FileRecord``).
+    record: Piece
     counts: FileCounts
 
 

@@ -3,16 +3,15 @@
 A ``FileAnalysis`` holds the whole scope model and escape graph of a file:
 too big to send back from a ``--jobs`` worker, and nothing a later run could
 reuse.  So a file is reduced, where it was analyzed, to an ``Analyzed``
-outcome: the reporter's rendering of it (``Reporter.render``) and the counts
-that the totals and the exit code need.  The run loop only ever adds
-outcomes to the reporter, in input order, whether they were computed in this
-process, in a worker, or read from the cache; so the output is the same
-byte for byte in all three cases.
+outcome: its record (``report.record``: what every format renders from)
+and the counts that the totals and the exit code need.  The run loop only
+ever renders and adds records, in input order, whether they were computed
+in this process, in a worker, or read from the cache; so the output is the
+same byte for byte in all three cases, and in every format.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -22,7 +21,8 @@ from ..analyze import FileAnalysis, analyze_source
 from ..compare import analyzer
 from ..config import Config
 from ..policies import POLICIES, Policy
-from ..report import FORMATS, FileCounts, Reporter
+from ..report import FileCounts
+from ..report.record import file_record
 from ..rules import CONTEXT_RETENTION
 from ..source import SourceFile
 from . import collector
@@ -33,16 +33,6 @@ if TYPE_CHECKING:
     from .cache import Cache
 
 Analyze = Callable[[SourceFile, Policy], FileAnalysis]
-
-
-_renderers: dict[Job, Reporter] = {}
-
-
-def renderer(job: Job) -> Reporter:
-    """A reporter used only for ``render``, which depends on the options and never on earlier files."""
-    if job not in _renderers:
-        _renderers[job] = FORMATS[job.format](io.StringIO(), job.options)
-    return _renderers[job]
 
 
 def internal_error(path: str, error: BaseException) -> Failed:
@@ -78,20 +68,24 @@ def outcome_at(path: str, job: Job, cache: Cache | None = None, analyze: Analyze
 
 
 def fresh(loaded: SourceFile, job: Job, cache: Cache | None, key: str | None, analyze: Analyze | None) -> Outcome:
-    """Analyze, apply the configuration and the suppression comments, render, and store under ``key``.
+    """Analyze, apply the configuration and the suppression comments, make the record, and store it under ``key``.
 
-    The collector is paused for the whole file and the file's model collected as soon as it is rendered
+    The collector is paused for the whole file and the file's model collected as soon as its record is made
     (``collector.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
     """
     with collector.paused():
-        result = rendered(loaded, job, analyze)
+        result = recorded(loaded, job, analyze, complete=cache is not None or job.format == "json")
     if isinstance(result, Analyzed) and key is not None and cache is not None:
         cache.put(key, result)
     return result
 
 
-def rendered(loaded: SourceFile, job: Job, analyze: Analyze | None) -> Outcome:
-    """The file's rendering and counts; its analysis is garbage when this returns."""
+def recorded(loaded: SourceFile, job: Job, analyze: Analyze | None, complete: bool = True) -> Outcome:
+    """The file's record and counts; its analysis is garbage when this returns.
+
+    ``complete``: whether the record must serve every format (the JSON format shows all of it, and the cache
+    keeps it for a run in any format); a run in another format without the cache spares the rest.
+    """
     try:
         settings = Config(severity=dict(job.severities))
         if analyze in (None, analyze_source) and not job.options.compare \
@@ -101,6 +95,6 @@ def rendered(loaded: SourceFile, job: Job, analyze: Analyze | None) -> Outcome:
             analyze = analyzer(job.options.compare) if job.options.compare else analyze_source
         analysis = analyze(loaded, POLICIES[job.options.policy])
         shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
-        return Analyzed(loaded.path, renderer(job).render(analysis, shown), FileCounts.of(analysis, shown))
+        return Analyzed(loaded.path, file_record(analysis, shown, complete=complete), FileCounts.of(analysis, shown))
     except Exception as error:  # one bad file must not lose the others
         return internal_error(loaded.path, error)

@@ -1,9 +1,10 @@
-"""Reporters: one module per output format.
+"""Reporters: a file's record (``record``), then one module per output format.
 
-A reporter receives results file by file (``file``), failures to read or
-analyze a file (``failure``), and the run's totals at the end (``finish``),
-so that nothing needs every tree in memory at once.  ``FORMATS`` maps the
-``--format`` names to reporter classes.
+A reporter renders each file from its record (``render``) and receives the
+renderings file by file (``add``), failures to read or analyze a file
+(``failure``), and the run's totals at the end (``finish``), so that nothing
+needs every tree in memory at once.  ``FORMATS`` maps the ``--format`` names
+to reporter classes.
 """
 
 from __future__ import annotations

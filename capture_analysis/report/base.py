@@ -6,11 +6,14 @@ import abc
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
 from ..rules import Severity
+
+if TYPE_CHECKING:
+    from .record import FileRecord
 
 
 @dataclass(slots=True)
@@ -110,21 +113,18 @@ class StreamedArray:
 class Reporter(abc.ABC):
     """Base class: every format reports files; failures and the end are optional.
 
-    A file is reported in two steps, ``render`` then ``add``, so that ``--jobs`` workers can render
-    and the cache can store what the parent adds, in input order, without ever holding the analyses.
+    A file is reported in two steps, ``render`` then ``add``, both from the file's record
+    (``record``): ``--jobs`` workers and the cache hand records to the parent, which renders and adds
+    them in input order without ever holding the analyses.
     """
 
     def __init__(self, out: TextIO, options: RunOptions):
         self.out = out
         self.options = options
 
-    def file(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> None:
-        """One analyzed file, with the diagnostics to show (after configuration and suppressions)."""
-        self.add(self.render(analysis, diagnostics))
-
     @abc.abstractmethod
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> Piece:
-        """The file's share of the output; it must depend only on this file, the options and the format."""
+    def render(self, record: FileRecord) -> Piece:
+        """The file's share of the output; it must depend only on this file's record, the options and the format."""
 
     @abc.abstractmethod
     def add(self, piece: Piece) -> None:

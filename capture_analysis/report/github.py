@@ -13,10 +13,9 @@ from __future__ import annotations
 import os
 from pathlib import PurePath
 
-from ..analyze import FileAnalysis
-from ..diagnose import Diagnostic
 from ..rules import Severity
 from .base import Reporter, Totals
+from .record import DiagnosticRecord, FileRecord, severity
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
 
@@ -38,21 +37,20 @@ def display_path(path: str) -> str:
     return PurePath(os.path.normpath(path)).as_posix()
 
 
-def annotation(analysis: FileAnalysis, diagnostic: Diagnostic) -> str:
-    source = analysis.source
-    start, end = source.position(diagnostic.start), source.position(diagnostic.end)
-    properties: dict[str, str | int] = {"file": display_path(source.path), "line": start.line}
-    if start.line == end.line:
-        properties.update(col=start.column, endLine=end.line, endColumn=end.column)
+def annotation(path: str, diagnostic: DiagnosticRecord) -> str:
+    found = diagnostic["json"]
+    properties: dict[str, str | int] = {"file": display_path(path), "line": found["line"]}
+    if found["line"] == found["end_line"]:
+        properties.update(col=found["column"], endLine=found["end_line"], endColumn=found["end_column"])
     else:
-        properties["endLine"] = end.line
-    properties["title"] = f"{diagnostic.rule.code} {diagnostic.rule.name}"
-    return command(COMMANDS[diagnostic.level], properties, diagnostic.message)
+        properties["endLine"] = found["end_line"]
+    properties["title"] = f"{found['code']} {found['rule']}"
+    return command(COMMANDS[severity(diagnostic)], properties, found["message"])
 
 
 class GithubReporter(Reporter):
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
-        return "".join(annotation(analysis, d) + "\n" for d in diagnostics)
+    def render(self, record: FileRecord) -> str:
+        return "".join(annotation(record["path"], d) + "\n" for d in record["diagnostics"])
 
     def add(self, piece: str) -> None:
         self.out.write(piece)

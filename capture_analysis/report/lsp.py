@@ -14,10 +14,11 @@ from typing import Any, TextIO
 
 from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
-from ..model import Closure
-from ..records import FunctionReport, Retention
+from ..rules import RULES
 from ..source import PositionEncoding, SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
+from .json_records import FileRecords
+from .record import DiagnosticRecord, FileRecord, diagnostic_record, severity
 
 SOURCE = "boxcheck"
 
@@ -27,80 +28,53 @@ def document_uri(path: str) -> str:
     return Path(os.path.abspath(path)).as_uri()
 
 
-def function_of(analysis: FileAnalysis, diagnostic: Diagnostic) -> FunctionReport | None:
-    """The report of the function that declares the diagnostic's binding."""
-    decision = diagnostic.decision
-    return analysis.report_of.get(decision.binding.closure) if decision is not None else None
+def record_range(span: list[int]) -> dict[str, dict[str, int]]:
+    """A record's ``[line, column, end_line, end_column]`` (1-based, UTF-16) as an LSP ``Range``."""
+    return {"start": {"line": span[0] - 1, "character": span[1] - 1},
+            "end": {"line": span[2] - 1, "character": span[3] - 1}}
 
 
-def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any] | None:
-    """What a code action or a hover needs without re-running the analysis: the decision and its cost."""
-    decision = diagnostic.decision
-    if diagnostic.retention is not None:
-        return retention_data(analysis, diagnostic.retention)
-    if decision is None:
-        return None
-    site = decision.site
-    report = function_of(analysis, diagnostic)
-    return {
-        "binding": decision.binding.name,
-        "storage": decision.storage.value,
-        "site": site.id if site is not None else None,
-        "multiplicity": site.multiplicity if site is not None else None,
-        "function": report.closure.name if report is not None else None,
-        "allocations": {
-            "per_call": report.per_call if report is not None else 0,
-            "per_iteration": report.per_iteration if report is not None else 0,
-            "once": report.once if report is not None else 0,
-        },
+def diagnostic_of(diagnostic: DiagnosticRecord, uri: str, docs_url: str | None = None,
+                  ranges: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """One LSP ``Diagnostic`` from a finding's record; ``uri`` is the document's, used for the related places.
+
+    ``ranges``: the finding's and then each related place's, when the client asked for another position
+    encoding than UTF-16 (the record's); ``codeDescription.href`` is the rule's section of the page at
+    ``docs_url``, by default the page inside the installed package: the language server runs where the
+    editor's files are, so that link always opens, and always documents the version that reported the finding.
+    """
+    found = diagnostic["json"]
+    rule = RULES[found["code"]]
+    related = diagnostic.get("related", [])
+    if ranges is None:
+        ranges = [record_range([found["line"], found["column"], found["end_line"], found["end_column"]]),
+                  *(record_range(place) for place in related)]
+    out: dict[str, Any] = {
+        "range": ranges[0],
+        "severity": severity(diagnostic).lsp,
+        "code": rule.code,
+        "codeDescription": {"href": rule.href(docs_url)},
+        "source": SOURCE,
+        "message": found["message"],
     }
-
-
-def retention_data(analysis: FileAnalysis, retention: Retention) -> dict[str, Any]:
-    """A BX107 finding's facts: the binding, the closures that keep it and those that use it, the context."""
-    def closure(c: Closure) -> dict[str, Any]:
-        pos = analysis.source.position(c.start)
-        return {"name": c.name, "line": pos.line, "column": pos.column}
-
-    return {
-        "binding": retention.binding.name,
-        "function": retention.binding.closure.name,
-        "retained_by": [closure(c) for c in retention.retained_by[:5]],
-        "retained_by_count": len(retention.retained_by),
-        "referenced_by": [closure(c) for c in retention.referenced_by],
-        "context": retention.context,
-    }
+    if related:
+        out["relatedInformation"] = [{"location": {"uri": uri, "range": at}, "message": place[4]}
+                                     for at, place in zip(ranges[1:], related)]
+    if "data" in diagnostic:
+        out["data"] = diagnostic["data"]
+    return out
 
 
 def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
                    position_encoding: PositionEncoding | str = PositionEncoding.UTF16,
                    docs_url: str | None = None) -> dict[str, Any]:
-    """One LSP ``Diagnostic``; ``uri`` is the document's, used for the related locations.
-
-    ``codeDescription.href`` is the rule's section of the page at ``docs_url``, by default the page inside the
-    installed package: the language server runs where the editor's files are, so that link always opens, and
-    always documents the version that reported the finding.
-    """
+    """What the language server publishes: the command line's ``diagnostic_of``, with the ranges measured in
+    the encoding the client negotiated."""
     source: SourceFile = analysis.source
     encoding = PositionEncoding(position_encoding)
-    rule = diagnostic.rule
-    out: dict[str, Any] = {
-        "range": source.lsp_range(diagnostic.start, diagnostic.end, encoding),
-        "severity": diagnostic.level.lsp,
-        "code": rule.code,
-        "codeDescription": {"href": rule.href(docs_url)},
-        "source": SOURCE,
-        "message": diagnostic.message,
-    }
-    if diagnostic.related:
-        out["relatedInformation"] = [
-            {"location": {"uri": uri, "range": source.lsp_range(start, end, encoding)}, "message": message}
-            for start, end, message in diagnostic.related
-        ]
-    data = diagnostic_data(analysis, diagnostic)
-    if data is not None:
-        out["data"] = data
-    return out
+    spans = [(diagnostic.start, diagnostic.end), *((start, end) for start, end, _ in diagnostic.related)]
+    return diagnostic_of(diagnostic_record(analysis, FileRecords(source), diagnostic), uri, docs_url,
+                         [source.lsp_range(start, end, encoding) for start, end in spans])
 
 
 def publish_params(analysis: FileAnalysis, diagnostics: list[Diagnostic],
@@ -120,8 +94,11 @@ class LspReporter(Reporter):
         super().__init__(out, options)
         self.params = StreamedArray(out, 0)
 
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
-        return indented_json(publish_params(analysis, diagnostics, docs_url=self.options.docs_url), 1)
+    def render(self, record: FileRecord) -> str:
+        uri = document_uri(record["path"])
+        params = {"uri": uri, "diagnostics": [diagnostic_of(d, uri, self.options.docs_url)
+                                              for d in record["diagnostics"]]}
+        return indented_json(params, 1)
 
     def add(self, piece: str) -> None:
         self.params.add(piece, str)

@@ -17,12 +17,9 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from .. import __version__
-from ..analyze import FileAnalysis
-from ..diagnose import Diagnostic
 from ..rules import RULES, Rule
-from ..source import SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
-from .lsp import diagnostic_data
+from .record import DiagnosticRecord, FileRecord, severity
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -38,14 +35,13 @@ def artifact_location(path: str) -> dict[str, str]:
     return {"uri": quote(Path(os.path.normpath(path)).as_posix()), "uriBaseId": SRCROOT}
 
 
-def region(source: SourceFile, start: int, end: int) -> dict[str, int]:
-    first, last = source.position(start), source.position(end)
-    return {"startLine": first.line, "startColumn": first.column, "endLine": last.line, "endColumn": last.column}
+def region(span: list[int]) -> dict[str, int]:
+    """A record's ``[line, column, end_line, end_column]``."""
+    return {"startLine": span[0], "startColumn": span[1], "endLine": span[2], "endColumn": span[3]}
 
 
-def physical_location(source: SourceFile, start: int, end: int) -> dict[str, Any]:
-    return {"physicalLocation": {"artifactLocation": artifact_location(source.path),
-                                 "region": region(source, start, end)}}
+def physical_location(path: str, span: list[int]) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": artifact_location(path), "region": region(span)}}
 
 
 def rule_descriptor(rule: Rule, docs_url: str | None = None) -> dict[str, Any]:
@@ -63,23 +59,23 @@ def rule_descriptor(rule: Rule, docs_url: str | None = None) -> dict[str, Any]:
     }
 
 
-def result(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any]:
-    source = analysis.source
+def result(path: str, diagnostic: DiagnosticRecord) -> dict[str, Any]:
+    found = diagnostic["json"]
     out: dict[str, Any] = {
-        "ruleId": diagnostic.rule.code,
-        "ruleIndex": list(RULES).index(diagnostic.rule.code),
-        "level": diagnostic.level.sarif,
-        "message": {"text": diagnostic.message},
-        "locations": [physical_location(source, diagnostic.start, diagnostic.end)],
+        "ruleId": found["code"],
+        "ruleIndex": list(RULES).index(found["code"]),
+        "level": severity(diagnostic).sarif,
+        "message": {"text": found["message"]},
+        "locations": [physical_location(path, [found["line"], found["column"], found["end_line"],
+                                               found["end_column"]])],
     }
-    if diagnostic.related:
+    if "related" in diagnostic:
         out["relatedLocations"] = [
-            {"id": index, **physical_location(source, start, end), "message": {"text": message}}
-            for index, (start, end, message) in enumerate(diagnostic.related)
+            {"id": index, **physical_location(path, place), "message": {"text": place[4]}}
+            for index, place in enumerate(diagnostic["related"])
         ]
-    data = diagnostic_data(analysis, diagnostic)
-    if data is not None:
-        out["properties"] = data
+    if "data" in diagnostic:
+        out["properties"] = diagnostic["data"]
     return out
 
 
@@ -108,8 +104,8 @@ class SarifReporter(Reporter):
         self.results = StreamedArray(out, RESULT_DEPTH - 1)
         self.notifications: list[dict[str, Any]] = []
 
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> list[str]:
-        return [indented_json(result(analysis, d), RESULT_DEPTH) for d in diagnostics]
+    def render(self, record: FileRecord) -> list[str]:
+        return [indented_json(result(record["path"], d), RESULT_DEPTH) for d in record["diagnostics"]]
 
     def add(self, piece: list[str]) -> None:
         for item in piece:

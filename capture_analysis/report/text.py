@@ -9,128 +9,98 @@ then, per file, the functions that allocate, and a final totals line.
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Callable, Iterable
-from dataclasses import replace
+import json
+from collections.abc import Callable
 from functools import partial
-from typing import TextIO
+from typing import Any, TextIO
 
 from .. import rules
-from ..analyze import FileAnalysis
-from ..compare import ComparedAnalysis, render_table
-from ..diagnose import Diagnostic
-from ..records import SHOWN, Site, capped
+from ..records import SHOWN, capped
 from ..rules import Severity
-from ..source import SourceFile
-from . import evidence
 from .base import Reporter, RunOptions, Totals
+from .json_records import lines
+from .record import DiagnosticRecord, FileRecord, Frame, severity
 from .style import PLAIN, Style
 
-#: a name at a step's offset (JavaScript identifiers are Unicode letters, digits, `_` and `$`).
-WORD = re.compile(r"[\w$]+")
+UNSUPPORTED = rules.UNSUPPORTED_TYPE_SYNTAX.code
 
 
-def display_width(text: str) -> int:
-    """Terminal cells: wide (CJK, most emoji) characters take two, combining marks none."""
-    width = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return width
-
-
-def frame(source: SourceFile, start: int, end: int, *, width: int = 0, style: Style = PLAIN,
-          caret: Callable[[str], str] | None = None, label: str = "") -> list[str]:
-    """The source line with a caret run under ``start..end`` (first line only), aligned in terminal cells.
+def frame(at: Frame, *, width: int = 0, style: Style = PLAIN, caret: Callable[[str], str] | None = None,
+          label: str = "") -> list[str]:
+    """A record's source line with a caret run under the finding, aligned in terminal cells.
 
     ``width``: the gutter's, so that the frames of one diagnostic line up; ``caret`` paints the carets,
     ``label`` follows them.
     """
-    pos = source.position(start)
-    line_start = source.position_offset_of_line(pos.line)
-    text = source.line_text(pos.line).expandtabs(1)
-    line_end = line_start + len(source.line_text(pos.line).encode("utf-8"))
-    prefix = source.data[line_start:start].decode("utf-8", "replace").expandtabs(1)
-    marked = source.data[start:max(start, min(end, line_end))].decode("utf-8", "replace").expandtabs(1)
-    gutter = str(pos.line).rjust(width)
+    line, text, before, marked = at
+    gutter = str(line).rjust(width)
     pad = style.gutter(" " * len(gutter) + " |")
-    carets = (caret or str)("^" * max(1, display_width(marked)))
+    carets = (caret or str)("^" * marked)
     return [f"  {style.gutter(gutter + ' |')} {text}",
-            f"  {pad} {' ' * display_width(prefix)}{carets}{' ' + label if label else ''}"]
+            f"  {pad} {' ' * before}{carets}{' ' + label if label else ''}"]
 
 
-def token_end(source: SourceFile, offset: int) -> int:
-    """The end of the name (or else the one character) at ``offset``, where a step's caret run stops."""
-    rest = source.data[offset:offset + 256].split(b"\n", 1)[0].decode("utf-8", "ignore")
-    word = WORD.match(rest)
-    return offset + len((word.group() if word else rest[:1]).encode("utf-8", "surrogatepass"))
-
-
-def render_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, *, show_source: bool = True,
-                      explain: bool = False, style: Style = PLAIN) -> list[str]:
-    source = analysis.source
-    pos = source.position(diagnostic.start)
-    level = diagnostic.level
-    lines = [f"{style.path(f'{source.path}:{pos}:')} "
-             f"{style.severity(level, f'{level.label}[{diagnostic.rule.code}]')} {diagnostic.message}"]
+def render_diagnostic(path: str, diagnostic: DiagnosticRecord, *, show_source: bool = True, explain: bool = False,
+                      style: Style = PLAIN) -> list[str]:
+    found = diagnostic["json"]
+    level = severity(diagnostic)
+    line, column, code = found["line"], found["column"], found["code"]
+    lines = [f"{style.path(f'{path}:{line}:{column}:')} "
+             f"{style.severity(level, f'{level.label}[{code}]')} {found['message']}"]
     if not show_source:
         return lines
-    steps = diagnostic.evidence if explain else []
-    subject = diagnostic.decision or diagnostic.retention
-    width = max([len(str(pos.line)), *(len(str(source.position(s.offset).line)) for s in steps)]) if steps else 0
-    lines.extend(frame(source, diagnostic.start, diagnostic.end, width=width, style=style,
-                       caret=partial(style.severity, level)))
-    for index, step in enumerate(steps):
-        lines.append(f"  {style.note(f'= note {index + 1}/{len(steps)}, {evidence.label(step)}:')} "
-                     f"{evidence.meaning(subject, index)}")
-        lines.extend(frame(source, step.offset, token_end(source, step.offset), width=width, style=style,
-                           caret=style.note_caret, label=step.text))
+    steps = diagnostic.get("evidence", []) if explain else []
+    width = max(len(str(found["line"])), *(len(str(step[2][0])) for step in steps)) if steps else 0
+    lines.extend(frame(diagnostic["frame"], width=width, style=style, caret=partial(style.severity, level)))
+    for index, (label, meaning, at, text) in enumerate(steps):
+        lines.append(f"  {style.note(f'= note {index + 1}/{len(steps)}, {label}:')} {meaning}")
+        lines.extend(frame(at, width=width, style=style, caret=style.note_caret, label=text))
     return lines
 
 
-def render_file(analysis: FileAnalysis, diagnostics: Iterable[Diagnostic], *, quiet: bool = False,
-                explain: bool = False, style: Style = PLAIN) -> list[str]:
+def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = False,
+                style: Style = PLAIN) -> list[str]:
     out: list[str] = []
-    for diagnostic in type_notes_once(diagnostics):
-        out.extend(render_diagnostic(analysis, diagnostic, show_source=not quiet, explain=explain, style=style))
+    path = record["path"]
+    for diagnostic in type_notes_once(record["diagnostics"]):
+        out.extend(render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style))
     if quiet:
         return out
-    allocating = [f for f in analysis.functions if f.sites]
+    functions = lines(record["functions"]) if record["allocating"] else []
+    allocating = [json.loads(functions[index]) for index in record["allocating"]]
     if allocating:
-        out.append(f"{style.path(f'{analysis.path}:')} allocations per call of each function")
-        for report in allocating:
-            pos = analysis.source.position(report.closure.start)
-            sites = capped([site_words(site) for site in report.sites[:SHOWN]], len(report.sites))
-            name = report.closure.name or f"<{report.closure.kind.value}>"
-            once = f", {report.once} once per program" if report.once else ""
-            out.append(f"  {name} ({pos}): {report.per_call} per call, {report.per_iteration} per iteration{once}: "
-                       f"{sites}")
+        out.append(f"{style.path(f'{path}:')} allocations per call of each function")
+        for function in allocating:
+            allocations = function["allocations"]
+            sites = allocations["sites"]
+            shown = capped([site_words(site) for site in sites[:SHOWN]], len(sites))
+            name = function["name"] or f"<{function['kind']}>"
+            once = f", {allocations['once']} once per program" if allocations["once"] else ""
+            out.append(f"  {name} ({function['line']}:{function['column']}): {allocations['per_call']} per call, "
+                       f"{allocations['per_iteration']} per iteration{once}: {shown}")
     return out
 
 
-def site_words(site: Site) -> str:
-    """``context{a, b, c, d and 12 more} per iteration``."""
-    names = capped([d.binding.name for d in site.decisions[:SHOWN]], len(site.decisions))
-    return f"{site.kind.value}{{{names}}}" + {"per-iteration": " per iteration", "once": " once"}.get(
-        site.multiplicity, "")
+def site_words(site: dict[str, Any]) -> str:
+    """``context{a, b, c, d and 12 more} per iteration``, from a function record's site."""
+    names = capped(site["bindings"][:SHOWN], len(site["bindings"]))
+    return f"{site['kind']}{{{names}}}" + {"per-iteration": " per iteration", "once": " once"}.get(
+        site["multiplicity"], "")
 
 
-def type_notes_once(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+def type_notes_once(diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecord]:
     """A file's BX004 notes as one: the first, with the count of the others (JSON and the editor keep each).
 
     One grammar gap repeated over a large file (a hundred variance annotations
     before the parser learned them) would otherwise bury every other line.
     """
-    shown = list(diagnostics)
-    notes = [d for d in shown if d.rule is rules.UNSUPPORTED_TYPE_SYNTAX]
+    notes = [d for d in diagnostics if d["json"]["code"] == UNSUPPORTED]
     if len(notes) < 2:
-        return shown
-    first = replace(notes[0], message=f"{notes[0].message} (and {len(notes) - 1} more in this file; "
-                                      "`--format json` lists each)")
-    return [first if d is notes[0] else d for d in shown
-            if d is notes[0] or d.rule is not rules.UNSUPPORTED_TYPE_SYNTAX]
+        return diagnostics
+    first = notes[0]
+    message = f"{first['json']['message']} (and {len(notes) - 1} more in this file; `--format json` lists each)"
+    summary: DiagnosticRecord = {**first, "json": {**first["json"], "message": message}}
+    return [summary if d is first else d for d in diagnostics if d is first or d["json"]["code"] != UNSUPPORTED]
 
 
 def totals_line(totals: Totals) -> str:
@@ -157,11 +127,10 @@ class TextReporter(Reporter):
         super().__init__(out, options)
         self.style = Style(options.color)
 
-    def render(self, analysis: FileAnalysis, diagnostics: list[Diagnostic]) -> str:
-        lines = render_file(analysis, diagnostics, quiet=self.options.quiet, explain=self.options.explain,
-                            style=self.style)
-        if isinstance(analysis, ComparedAnalysis) and not self.options.quiet:
-            lines.extend(render_table(analysis, analysis.comparison))
+    def render(self, record: FileRecord) -> str:
+        lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style)
+        if not self.options.quiet:
+            lines.extend(record["table"])
         return "\n".join(lines) + "\n" if lines else ""
 
     def add(self, piece: str) -> None:

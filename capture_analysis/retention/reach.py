@@ -233,9 +233,9 @@ class Reach:
         """The edges of ``node``; a closure whose text says ``this`` or ``super`` also reaches ``THIS``.
 
         Searched in the text (one search per word over the file, in C: a query over the tree cost a third of the
-        analysis, a regular expression a fifth), for the closures a question reaches. The whole span counts, nested closures included, which
-        changes nothing: they are reached from it anyway. The word in a string, a comment or a longer name
-        counts too, which can only hide findings."""
+        analysis, a regular expression a fifth), for the closures a question reaches. The whole span counts,
+        nested closures included, which changes nothing: they are reached from it anyway. The word in a string,
+        a comment or a longer name counts too, which can only hide findings."""
         out = self.edges.get(node, [])
         if isinstance(node, Closure) and node not in self.searched:
             self.searched.add(node)

@@ -1,0 +1,154 @@
+"""The JSON records of one file (``boxcheck/1``): its bindings, functions and diagnostics, as JSON text.
+
+They are the bulk of a file's record (``record``), made once where the file
+is analyzed; the JSON format writes them as they are, the text format reads
+the functions back.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from typing import Any
+
+from ..diagnose import Diagnostic
+from ..model import BindingKind, Closure, Storage
+from ..records import Decision, FunctionReport, Retention
+from ..source import SourceFile
+
+#: a module wrapper's binding may be kept by thousands of closures: the first ones, and how many there are.
+RETAINERS_SHOWN = 5
+
+
+#: an enum member's ``value`` as a JSON string, looked up without the descriptor ``Enum.value`` goes through.
+_WORD_TEXT: dict[enum.Enum, str] = {member: encode_basestring(member.value) for kind in (BindingKind, Storage)
+                                    for member in kind}
+#: a JSON string, as the C encoder writes one (``ensure_ascii=False``).
+_string: Callable[[str], str] = encode_basestring
+
+
+class FileRecords:
+    """The JSON records of one file.
+
+    A binding's record is written as JSON text directly: a run makes one per binding,
+    `local` ones included, and building a dict for the C encoder to take apart again
+    cost twice as much.  The text is what ``COMPACT`` would make of the same dict
+    (``tests/test_format_text_and_json.py`` compares them).  A function's reference
+    ``{"name", "line", "column"}`` is made once per file: every binding of the
+    function repeats it, and positions are what rendering spends its time on.
+    """
+
+    def __init__(self, source: SourceFile):
+        self.source = source
+        self.refs: dict[Closure, dict[str, Any]] = {}
+        self.ref_texts: dict[Closure, str] = {}
+
+    def closure_ref(self, closure: Closure) -> dict[str, Any]:
+        ref = self.refs.get(closure)
+        if ref is None:
+            pos = self.source.position(closure.start)
+            ref = self.refs[closure] = {"name": closure.name, "line": pos.line, "column": pos.column}
+        return ref
+
+    def closure_ref_text(self, closure: Closure) -> str:
+        text = self.ref_texts.get(closure)
+        if text is None:
+            text = self.ref_texts[closure] = COMPACT(self.closure_ref(closure))
+        return text
+
+    def binding(self, decision: Decision) -> str:
+        binding = decision.binding
+        position = self.source.position
+        pos = position(binding.start)
+        site = decision.site
+        closure = binding.scope.closure
+        function = "null" if closure.is_module else self.closure_ref_text(closure)
+        captured_by = ", ".join([self.closure_ref_text(c) for c in decision.captured_by])
+        writes = []
+        for write in decision.writes:
+            at = position(write.start)
+            writes.append(f'{{"line": {at.line}, "column": {at.column}, '
+                          f'"in_closure": {"false" if write.closure is closure else "true"}}}')
+        evidence = []
+        for step in decision.evidence:
+            at = position(step.offset)
+            evidence.append(f'{{"line": {at.line}, "column": {at.column}, "text": {_string(step.text)}}}')
+        return (f'{{"name": {_string(binding.name)}, "line": {pos.line}, "column": {pos.column}, '
+                f'"kind": {_WORD_TEXT[binding.kind]}, "function": {function}, '
+                f'"storage": {_WORD_TEXT[decision.storage]}, '
+                f'"site": {"null" if site is None else _string(site.id)}, "captured_by": [{captured_by}], '
+                f'"writes": [{", ".join(writes)}], "reason": {_string(decision.reason)}, '
+                f'"evidence": [{", ".join(evidence)}]}}')
+
+    def function(self, report: FunctionReport) -> dict[str, Any]:
+        closure = report.closure
+        return {
+            **self.closure_ref(closure),
+            "kind": closure.kind.value,
+            "allocations": {
+                "per_call": report.per_call,
+                "per_iteration": report.per_iteration,
+                "once": report.once,
+                "sites": [
+                    {
+                        "id": site.id,
+                        "kind": site.kind.value,
+                        "multiplicity": site.multiplicity,
+                        "bindings": [d.binding.name for d in site.decisions],
+                        "line": self.source.position(site.offset).line,
+                    }
+                    for site in report.sites
+                ],
+            },
+            "closures": {"per_call": report.closures_per_call, "per_iteration": report.closures_per_iteration},
+            "retentions": [self.retention(retention) for retention in report.retentions],
+        }
+
+    def retention(self, retention: Retention) -> dict[str, Any]:
+        pos = self.source.position(retention.binding.start)
+        return {
+            "binding": retention.binding.name,
+            "line": pos.line,
+            "column": pos.column,
+            "retained_by": [self.closure_ref(c) for c in retention.retained_by[:RETAINERS_SHOWN]],
+            "retained_by_count": len(retention.retained_by),
+            "referenced_by": [self.closure_ref(c) for c in retention.referenced_by],
+            "context": retention.context,
+        }
+
+    def diagnostic(self, diagnostic: Diagnostic) -> dict[str, Any]:
+        start = self.source.position(diagnostic.start)
+        end = self.source.position(diagnostic.end)
+        return {
+            "code": diagnostic.rule.code,
+            "rule": diagnostic.rule.name,
+            "severity": diagnostic.level.label,
+            "line": start.line,
+            "column": start.column,
+            "end_line": end.line,
+            "end_column": end.column,
+            "message": diagnostic.message,
+        }
+
+
+def _compact_encoder() -> Callable[[Any], str]:
+    """``JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode`` without its per-call set-up.
+
+    ``encode`` builds a fresh C encoder for every value, and a JSON run encodes one value per
+    binding: the C encoder made once spends about a third less per record.  Circular
+    references are not checked (records are trees built here).
+    """
+    if c_make_encoder is None:
+        return json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+    chunks = c_make_encoder(None, json.JSONEncoder().default, encode_basestring, None, ": ", ", ", False, False, True)
+    return lambda value: "".join(chunks(value, 0))
+
+
+COMPACT = _compact_encoder()
+
+
+def lines(text: str) -> list[str]:
+    """The records of a ``FileRecord`` field, one per line (JSON text holds no raw newline)."""
+    return text.split("\n") if text else []

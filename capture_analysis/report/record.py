@@ -1,0 +1,202 @@
+"""One file's record: what every format renders a file from, so that one analysis serves them all.
+
+A ``FileAnalysis`` holds the whole model and escape graph of a file: too big
+to send back from a ``--jobs`` worker or to store in the cache.  What the
+formats show of it is much smaller, and the same for all of them: the
+findings with their positions, their facts and their evidence, the
+functions' allocations, the bindings' decisions, the source lines the
+findings point at.  A record holds exactly that, as JSON data with every
+position resolved, so that the text, JSON, SARIF, LSP and GitHub formats, and
+each rendering option (``--quiet``, ``--explain``, colour, ``docs-url``),
+render from it without the analysis.  The cache stores records, not
+rendered output: a run in another format, or with other rendering options,
+reads the cache instead of analyzing again.
+
+A record (``FileRecord``) has:
+
+``path``         the file as given.
+``bindings``     JSON's binding records (``FileRecords.binding``), compact
+                 JSON text, one per line.
+``functions``    JSON's function records, the same way (with ``policies``
+                 under ``--compare``).
+``allocating``   the indexes of the functions that allocate, the only ones
+                 the text format lists.
+
+A run that neither shows JSON nor keeps its records (text, SARIF, LSP or
+GitHub without the cache) makes them *incomplete*: no bindings (``None``),
+and only the functions that allocate, which spares it a tenth of the
+analysis's time.
+``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order.
+``table``        the ``--compare`` table of the text format, else empty.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, TypedDict
+
+from ..analyze import FileAnalysis
+from ..compare import ComparedAnalysis, policies_json, render_table
+from ..diagnose import Diagnostic
+from ..model import Closure
+from ..records import FunctionReport, Retention
+from ..rules import Severity
+from ..source import SourceFile
+from . import evidence
+from .json_records import COMPACT, RETAINERS_SHOWN, FileRecords
+
+#: a name at a step's offset (JavaScript identifiers are Unicode letters, digits, `_` and `$`).
+WORD = re.compile(r"[\w$]+")
+
+#: ``[line, text, cells before, cells marked]``: a source line (tabs as one space) and, in terminal cells,
+#: where the finding starts on it and how wide it is there (at least one cell).
+Frame = list[Any]
+
+
+class DiagnosticRecord(TypedDict, total=False):
+    #: JSON's diagnostic: code, rule, severity, line, column, end_line, end_column, message.
+    json: dict[str, Any]
+    #: ``[line, column, end_line, end_column, message]`` of each related place (the capturing closures, ...).
+    related: list[list[Any]]
+    #: the finding's facts for a code action or a hover (LSP ``data``, SARIF ``properties``), when it has any.
+    data: dict[str, Any]
+    frame: Frame
+    #: ``[label, meaning, frame, text]`` of each step of the chain ``--explain`` prints.
+    evidence: list[list[Any]]
+
+
+class FileRecord(TypedDict):
+    path: str
+    bindings: str | None
+    functions: str
+    allocating: list[int]
+    diagnostics: list[DiagnosticRecord]
+    table: list[str]
+
+
+#: a record's severity label back to the level (``Severity.label``).
+LEVELS = {level.label: level for level in Severity}
+
+
+def severity(diagnostic: DiagnosticRecord) -> Severity:
+    return LEVELS[diagnostic["json"]["severity"]]
+
+
+def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, complete: bool = True) -> FileRecord:
+    source = analysis.source
+    records = FileRecords(source)
+    allocating = [index for index, report in enumerate(analysis.functions) if report.sites]
+    reports = analysis.functions if complete else [analysis.functions[index] for index in allocating]
+    functions = []
+    for report in reports:
+        function = records.function(report)
+        if isinstance(analysis, ComparedAnalysis):
+            function["policies"] = policies_json(analysis.comparison, report.closure)
+        functions.append(COMPACT(function))
+    return {
+        "path": source.path,
+        "bindings": "\n".join([records.binding(d) for d in analysis.decisions]) if complete else None,
+        "functions": "\n".join(functions),
+        "allocating": allocating if complete else list(range(len(allocating))),
+        "diagnostics": [diagnostic_record(analysis, records, d) for d in diagnostics],
+        "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
+    }
+
+
+def diagnostic_record(analysis: FileAnalysis, records: FileRecords, diagnostic: Diagnostic) -> DiagnosticRecord:
+    source = analysis.source
+    out: DiagnosticRecord = {"json": records.diagnostic(diagnostic)}
+    if diagnostic.related:
+        out["related"] = [[*span(source, start, end), message] for start, end, message in diagnostic.related]
+    data = diagnostic_data(analysis, diagnostic)
+    if data is not None:
+        out["data"] = data
+    out["frame"] = frame(source, diagnostic.start, diagnostic.end)
+    subject = diagnostic.decision or diagnostic.retention
+    steps = diagnostic.evidence
+    if steps:
+        out["evidence"] = [[evidence.label(step), evidence.meaning(subject, index),
+                            frame(source, step.offset, token_end(source, step.offset)), step.text]
+                           for index, step in enumerate(steps)]
+    return out
+
+
+def span(source: SourceFile, start: int, end: int) -> list[int]:
+    first, last = source.position(start), source.position(end)
+    return [first.line, first.column, last.line, last.column]
+
+
+def display_width(text: str) -> int:
+    """Terminal cells: wide (CJK, most emoji) characters take two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def frame(source: SourceFile, start: int, end: int) -> Frame:
+    """The line of ``start``, and where ``start..end`` (its first line only) sits on it, in terminal cells."""
+    pos = source.position(start)
+    line_start = source.position_offset_of_line(pos.line)
+    line = source.line_text(pos.line)
+    line_end = line_start + len(line.encode("utf-8"))
+    prefix = source.data[line_start:start].decode("utf-8", "replace").expandtabs(1)
+    marked = source.data[start:max(start, min(end, line_end))].decode("utf-8", "replace").expandtabs(1)
+    return [pos.line, line.expandtabs(1), display_width(prefix), max(1, display_width(marked))]
+
+
+def token_end(source: SourceFile, offset: int) -> int:
+    """The end of the name (or else the one character) at ``offset``, where a step's caret run stops."""
+    rest = source.data[offset:offset + 256].split(b"\n", 1)[0].decode("utf-8", "ignore")
+    word = WORD.match(rest)
+    return offset + len((word.group() if word else rest[:1]).encode("utf-8", "surrogatepass"))
+
+
+def function_of(analysis: FileAnalysis, diagnostic: Diagnostic) -> FunctionReport | None:
+    """The report of the function that declares the diagnostic's binding."""
+    decision = diagnostic.decision
+    return analysis.report_of.get(decision.binding.closure) if decision is not None else None
+
+
+def diagnostic_data(analysis: FileAnalysis, diagnostic: Diagnostic) -> dict[str, Any] | None:
+    """What a code action or a hover needs without re-running the analysis: the decision and its cost."""
+    decision = diagnostic.decision
+    if diagnostic.retention is not None:
+        return retention_data(analysis, diagnostic.retention)
+    if decision is None:
+        return None
+    site = decision.site
+    report = function_of(analysis, diagnostic)
+    return {
+        "binding": decision.binding.name,
+        "storage": decision.storage.value,
+        "site": site.id if site is not None else None,
+        "multiplicity": site.multiplicity if site is not None else None,
+        "function": report.closure.name if report is not None else None,
+        "allocations": {
+            "per_call": report.per_call if report is not None else 0,
+            "per_iteration": report.per_iteration if report is not None else 0,
+            "once": report.once if report is not None else 0,
+        },
+    }
+
+
+def retention_data(analysis: FileAnalysis, retention: Retention) -> dict[str, Any]:
+    """A BX107 finding's facts: the binding, the closures that keep it and those that use it, the context."""
+    def closure(c: Closure) -> dict[str, Any]:
+        pos = analysis.source.position(c.start)
+        return {"name": c.name, "line": pos.line, "column": pos.column}
+
+    return {
+        "binding": retention.binding.name,
+        "function": retention.binding.closure.name,
+        "retained_by": [closure(c) for c in retention.retained_by[:RETAINERS_SHOWN]],
+        "retained_by_count": len(retention.retained_by),
+        "referenced_by": [closure(c) for c in retention.referenced_by],
+        "context": retention.context,
+    }
