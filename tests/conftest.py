@@ -90,3 +90,27 @@ def start():
     yield starter
     for client in clients:
         client.kill()
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Path:
+    """The pinned corpus: ``$BOXCHECK_CORPUS``, ``.corpus/`` or ``../corpus``, else fetched into ``.corpus/``
+    with ``../shared/corpus/fetch.sh`` (about two minutes; needs npm and the npm registry); skips with the
+    reason when it cannot be had."""
+    from benchmarks.corpus_run import DEFAULT_CORPUS_DIRS, find_corpus
+
+    found = find_corpus()
+    if found is not None:
+        return found
+    fetch = SHARED / "corpus" / "fetch.sh"
+    if not fetch.is_file():
+        pytest.skip(f"no corpus and no {fetch} to fetch it with")
+    if shutil.which("npm") is None:
+        pytest.skip("no corpus, and npm is not installed to fetch it")
+    target = DEFAULT_CORPUS_DIRS[0]
+    done = subprocess.run(["bash", str(fetch), str(target)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=1800)
+    found = find_corpus()
+    if done.returncode != 0 or found is None:
+        pytest.skip(f"the corpus could not be fetched (exit {done.returncode}): {done.stderr.strip()[-500:]}")
+    return found

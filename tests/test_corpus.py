@@ -9,33 +9,9 @@ it cannot.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 
-from benchmarks.corpus_run import DEFAULT_CORPUS_DIRS, file_list, find_corpus, run
-
-from .conftest import ROOT, SHARED
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    found = find_corpus()
-    if found is not None:
-        return found
-    fetch = SHARED / "corpus" / "fetch.sh"
-    if not fetch.is_file():
-        pytest.skip(f"no corpus and no {fetch} to fetch it with")
-    if shutil.which("npm") is None:
-        pytest.skip("no corpus, and npm is not installed to fetch it")
-    target = DEFAULT_CORPUS_DIRS[0]
-    done = subprocess.run(["bash", str(fetch), str(target)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=1800)
-    found = find_corpus()
-    if done.returncode != 0 or found is None:
-        pytest.skip(f"the corpus could not be fetched (exit {done.returncode}): {done.stderr.strip()[-500:]}")
-    return found
+from benchmarks.corpus_run import file_list, run
 
 
 @pytest.mark.corpus
