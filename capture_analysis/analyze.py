@@ -8,6 +8,7 @@ file's run produced (``FileAnalysis``) for the reporters.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -74,15 +75,23 @@ def bind_parsed(source: SourceFile, parsed: Parsed) -> Bound:
     return Bound(source, model, syntax, EscapeGraph(model), parsed.tree)
 
 
-def apply_policy(bound: Bound, policy: Policy) -> FileAnalysis:
-    """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``."""
+def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None = None) -> FileAnalysis:
+    """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``.
+
+    ``only``: decide the bindings of these functions alone, and ask only their closures what they retain
+    (``boxcheck graph -f``: the drawn functions and those around them, whose bindings are all that a drawn
+    closure can capture); the reports of the other functions then count nothing.
+    """
     source, model = bound.source, bound.model
     if bound.tree is not None:
         remember_tree(source, bound.tree)
-    decisions = policy.decide(model, source, bound.graph)
+    bindings = None if only is None else [binding for binding in model.bindings if binding.closure in only]
+    # a policy registered at run time may take no ``only``: it is asked for a part only by ``graph -f``
+    decisions = policy.decide(model, source, bound.graph) if bindings is None else \
+        policy.decide(model, source, bound.graph, bindings)
     functions = once_per_program(policy.allocate(model, source, decisions))
     if bound.retentions is None:
-        bound.retentions = find_retentions(model, source, bound.graph)
+        bound.retentions = find_retentions(model, source, bound.graph, only)
     reports = {report.closure: report for report in functions}
     for retention in bound.retentions:
         report = reports.get(retention.binding.closure)

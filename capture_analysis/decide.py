@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import abc
 import bisect
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
@@ -100,8 +101,9 @@ class BindingDecider(abc.ABC):
         self.model = model
         self.source = source
 
-    def run(self) -> list[Decision]:
-        decisions = [self.decide(b) for b in self.model.bindings]
+    def run(self, only: Sequence[Binding] | None = None) -> list[Decision]:
+        """Every binding's decision, or those of ``only``: no decision reads another's."""
+        decisions = [self.decide(b) for b in (self.model.bindings if only is None else only)]
         decisions.sort(key=lambda d: d.binding.start)
         return decisions
 
@@ -331,8 +333,7 @@ class Decider(BindingDecider):
 
         A write inside a closure can run at any time.  One in the binding's own activation can when its
         activation's control flow leads from a capturer's creation to it without making the binding
-        afresh on the way (``bind/flow``): one search per binding, from all its capturers at once.
-        """
+        afresh on the way (``bind/flow``): one search per binding, from all its capturers at once."""
         for write in writes:
             if write.closure is not binding.closure:
                 return write, binding.closure.child_containing(write.closure) or capturers[0], []
@@ -375,8 +376,7 @@ class Decider(BindingDecider):
                          culprit: Closure | None) -> tuple[Closure, list[Step]] | None:
         """A closure that refers to the binding and may outlive its scope instance, with the chain.
 
-        The closure that writes (or captures early) is tried first, so the message names one culprit.
-        """
+        The closure that writes (or captures early) is tried first, so the message names one culprit."""
         instance_loop = binding.scope.instance_loop
         holders: dict[Closure, None] = {}
         for ref in sorted(capturing, key=lambda r: not self.inside(r.closure, culprit)):
@@ -495,5 +495,6 @@ class Decider(BindingDecider):
         return f"escapes{through} ({why} at {self.at(last.offset)})"
 
 
-def decide(model: FileModel, source: SourceFile, graph: EscapeGraph) -> list[Decision]:
-    return Decider(model, source, graph).run()
+def decide(model: FileModel, source: SourceFile, graph: EscapeGraph,
+           only: Sequence[Binding] | None = None) -> list[Decision]:
+    return Decider(model, source, graph).run(only)

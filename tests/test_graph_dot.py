@@ -9,12 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 from capture_analysis.analyze import analyze_text, apply_policy, bind_source
+from capture_analysis.commands.graph import drawable
 from capture_analysis.model import Closure
 from capture_analysis.policies import OPTIMAL, POLICIES
 from capture_analysis.report.dot import Cluster, Node, Panel, build_graph, text, visible
 from capture_analysis.source import SourceFile
 
-from .conftest import analyze
+from .conftest import ROOT, analyze
 
 
 def panel(code: str, *, function: str | None = None, show_all: bool = False, heap_only: bool = False) -> Panel:
@@ -426,3 +427,19 @@ def test_a_retention_is_a_dashed_edge_from_the_closure_that_keeps_the_binding() 
     assert kept["style"] == "dashed" and kept["label"] == "keeps"
     assert "keeps big alive through the function context of `make`, without using it (BX107)" in kept["tooltip"]
     assert edge(drawn, use, big)["tooltip"] == "use @3 reads big"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tests" / "fixtures" / "retention").glob("*.mjs"))[:6]
+                         + sorted((ROOT / "examples").glob("*.ts")), ids=lambda p: p.name)
+def test_a_function_drawn_from_its_own_decisions_is_drawn_as_from_the_whole_file(path):
+    """`graph -f` decides only the drawn functions and those around them (``graph.drawable``), and asks only
+    their closures what they retain: every drawing, retentions included, is the one of the whole analysis."""
+    bound = bind_source(SourceFile(path.name, path.read_text(encoding="utf-8")))
+    whole = [apply_policy(bound, policy) for policy in POLICIES.values()]
+    for root in [c for c in bound.model.closures if not c.is_module]:
+        bound.retentions = None
+        part = [apply_policy(bound, policy, drawable([root])) for policy in POLICIES.values()]
+        assert len(part[0].decisions) <= len(whole[0].decisions)
+        for heap_only in (False, True):
+            assert build_graph(part, [root], show_all=False, heap_only=heap_only, subject="").source == \
+                build_graph(whole, [root], show_all=False, heap_only=heap_only, subject="").source, root.name

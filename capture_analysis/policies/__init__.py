@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from ..allocations import allocate
 from ..decide import decide
-from ..escape import EscapeGraph
 from ..model import Closure, FileModel
 from ..records import Decision, FunctionReport
 from ..source import SourceFile
@@ -28,7 +27,8 @@ from . import legacy, v8
 class Policy:
     name: str
     summary: str
-    decide: Callable[[FileModel, SourceFile, EscapeGraph], list[Decision]]
+    #: the decisions of every binding; given a fourth argument (``boxcheck graph -f``), of those bindings only.
+    decide: Callable[..., list[Decision]]
     allocate: Callable[[FileModel, SourceFile, list[Decision]], list[FunctionReport]]
     unmodelled: Callable[[FileModel, SourceFile], dict[Closure, str]] | None = None
 

@@ -43,6 +43,8 @@ and ``unmodelled`` names them so that the output can say so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
@@ -283,9 +285,10 @@ class LegacyDecider(BindingDecider):
         return "no closure refers to it"
 
 
-def decide(model: FileModel, source: SourceFile, graph: EscapeGraph) -> list[Decision]:
+def decide(model: FileModel, source: SourceFile, graph: EscapeGraph,
+           only: Sequence[Binding] | None = None) -> list[Decision]:
     """``graph`` is unused: the legacy rule has no escape analysis."""
-    return LegacyDecider(model, source).run()
+    return LegacyDecider(model, source).run(only)
 
 
 def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:

@@ -29,6 +29,7 @@ docs/policies.md.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..decide import BindingDecider
@@ -172,9 +173,10 @@ class V8Decider(BindingDecider):
         return decision
 
 
-def decide(model: FileModel, source: SourceFile, graph: EscapeGraph) -> list[Decision]:
+def decide(model: FileModel, source: SourceFile, graph: EscapeGraph,
+           only: Sequence[Binding] | None = None) -> list[Decision]:
     """``graph`` is unused: V8 does no escape analysis."""
-    return V8Decider(model, source).run()
+    return V8Decider(model, source).run(only)
 
 
 def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:

@@ -29,6 +29,7 @@ code as written.  What it leaves out is listed in docs/retention.md.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from ..escape import EscapeGraph
@@ -47,8 +48,10 @@ __all__ = ["find_retentions"]
 SHOWN = 3
 
 
-def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) -> list[Retention]:
-    """The retentions of a file, in the order of the bindings' declarations.
+def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
+                    within: Collection[Closure] | None = None) -> list[Retention]:
+    """The retentions of a file, in the order of the bindings' declarations; with ``within``, only those that
+    closures among these functions make (what ``boxcheck graph -f`` can draw of them is all there).
 
     Cheapest questions first: most files have no candidate; in most of the rest every closure that holds a
     context refers (itself or through the closures nested in it) to everything in it; only then is it asked
@@ -61,6 +64,7 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph) ->
         return []
     nested = nested_uses(model, candidates)
     pending = [closure for closure in model.closures if closure.parent is not None and not closure.parent.is_module
+               and (within is None or closure in within)
                and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
     if not pending:
         return []
