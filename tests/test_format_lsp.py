@@ -118,3 +118,18 @@ def test_characters_count_the_negotiated_encoding(encoding, unit):
 def test_default_encoding_is_utf16():
     analysis = analyze_text("t.ts", SOURCE)
     assert publish_params(analysis, analysis.diagnostics) == publish_params(analysis, analysis.diagnostics, "utf-16")
+
+
+@pytest.mark.parametrize("path", [ROOT / "tests" / "unicode" / "non-ascii-before-token.ts",
+                                  ROOT / "tests" / "unicode" / "bom-and-crlf-line-ends.ts",
+                                  ROOT / "examples" / "factories.ts"], ids=lambda p: p.name)
+def test_the_command_line_and_the_server_publish_the_same_diagnostics(path, tmp_path, monkeypatch):
+    """`--format lsp` renders each finding from its record (positions resolved once, in UTF-16); the language
+    server measures the ranges in the encoding it negotiated. In UTF-16 the two must agree exactly, related
+    places, data and links included, with astral and non-ASCII characters before the findings."""
+    monkeypatch.chdir(path.parent)
+    _, out = run_cli("--format", "lsp", path.name)
+    (published,) = json.loads(out)
+    analysis = analyze_text(path.name, path.read_text(encoding="utf-8"))
+    assert published == publish_params(analysis, analysis.diagnostics)
+    assert published["diagnostics"] and any("relatedInformation" in d for d in published["diagnostics"])

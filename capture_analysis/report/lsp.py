@@ -14,11 +14,10 @@ from typing import Any, TextIO
 
 from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
-from ..rules import RULES
+from ..rules import RULES, Severity
 from ..source import PositionEncoding, SourceFile
 from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
-from .json_records import FileRecords
-from .record import DiagnosticRecord, FileRecord, diagnostic_record, severity
+from .record import DiagnosticRecord, FileRecord, diagnostic_data, severity
 
 SOURCE = "boxcheck"
 
@@ -34,47 +33,52 @@ def record_range(span: list[int]) -> dict[str, dict[str, int]]:
             "end": {"line": span[2] - 1, "character": span[3] - 1}}
 
 
-def diagnostic_of(diagnostic: DiagnosticRecord, uri: str, docs_url: str | None = None,
-                  ranges: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """One LSP ``Diagnostic`` from a finding's record; ``uri`` is the document's, used for the related places.
-
-    ``ranges``: the finding's and then each related place's, when the client asked for another position
-    encoding than UTF-16 (the record's); ``codeDescription.href`` is the rule's section of the page at
-    ``docs_url``, by default the page inside the installed package: the language server runs where the
-    editor's files are, so that link always opens, and always documents the version that reported the finding.
-    """
+def diagnostic_of(diagnostic: DiagnosticRecord, uri: str, docs_url: str | None = None) -> dict[str, Any]:
+    """One LSP ``Diagnostic`` from a finding's record (``--format lsp``); ``uri`` is the document's."""
     found = diagnostic["json"]
-    rule = RULES[found["code"]]
     related = diagnostic.get("related", [])
-    if ranges is None:
-        ranges = [record_range([found["line"], found["column"], found["end_line"], found["end_column"]]),
-                  *(record_range(place) for place in related)]
-    out: dict[str, Any] = {
-        "range": ranges[0],
-        "severity": severity(diagnostic).lsp,
-        "code": rule.code,
-        "codeDescription": {"href": rule.href(docs_url)},
-        "source": SOURCE,
-        "message": found["message"],
-    }
-    if related:
-        out["relatedInformation"] = [{"location": {"uri": uri, "range": at}, "message": place[4]}
-                                     for at, place in zip(ranges[1:], related)]
-    if "data" in diagnostic:
-        out["data"] = diagnostic["data"]
-    return out
+    ranges = [record_range([found["line"], found["column"], found["end_line"], found["end_column"]]),
+              *(record_range(place) for place in related)]
+    return lsp_of(found["code"], severity(diagnostic), found["message"], diagnostic.get("data"), uri, docs_url,
+                  ranges, [place[4] for place in related])
 
 
 def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
                    position_encoding: PositionEncoding | str = PositionEncoding.UTF16,
                    docs_url: str | None = None) -> dict[str, Any]:
-    """What the language server publishes: the command line's ``diagnostic_of``, with the ranges measured in
-    the encoding the client negotiated."""
+    """What the language server publishes: what ``diagnostic_of`` makes of the finding's record, with the
+    ranges measured in the encoding the client negotiated (``tests/test_format_lsp.py`` compares the two)."""
     source: SourceFile = analysis.source
     encoding = PositionEncoding(position_encoding)
     spans = [(diagnostic.start, diagnostic.end), *((start, end) for start, end, _ in diagnostic.related)]
-    return diagnostic_of(diagnostic_record(analysis, FileRecords(source), diagnostic), uri, docs_url,
-                         [source.lsp_range(start, end, encoding) for start, end in spans])
+    return lsp_of(diagnostic.rule.code, diagnostic.level, diagnostic.message, diagnostic_data(analysis, diagnostic),
+                  uri, docs_url, [source.lsp_range(start, end, encoding) for start, end in spans],
+                  [message for _, _, message in diagnostic.related])
+
+
+def lsp_of(code: str, level: Severity, message: str, data: dict[str, Any] | None, uri: str, docs_url: str | None,
+           ranges: list[dict[str, Any]], related: list[str]) -> dict[str, Any]:
+    """The one place an LSP ``Diagnostic`` is made: ``ranges`` holds the finding's and then each related place's.
+
+    ``codeDescription.href`` is the rule's section of the page at ``docs_url``, by default the page inside the
+    installed package: the language server runs where the editor's files are, so that link always opens, and
+    always documents the version that reported the finding.
+    """
+    rule = RULES[code]
+    out: dict[str, Any] = {
+        "range": ranges[0],
+        "severity": level.lsp,
+        "code": rule.code,
+        "codeDescription": {"href": rule.href(docs_url)},
+        "source": SOURCE,
+        "message": message,
+    }
+    if related:
+        out["relatedInformation"] = [{"location": {"uri": uri, "range": at}, "message": text}
+                                     for at, text in zip(ranges[1:], related)]
+    if data is not None:
+        out["data"] = data
+    return out
 
 
 def publish_params(analysis: FileAnalysis, diagnostics: list[Diagnostic],
