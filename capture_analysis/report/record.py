@@ -21,13 +21,13 @@ A record (``FileRecord``) has:
                  under ``--compare``).
 ``allocating``   the indexes of the functions that allocate, the only ones
                  the text format lists.
+``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order.
+``table``        the ``--compare`` table of the text format, else empty.
 
 A run that neither shows JSON nor keeps its records (text, SARIF, LSP or
 GitHub without the cache) makes them *incomplete*: no bindings (``None``),
 and only the functions that allocate, which spares it a tenth of the
 analysis's time.
-``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order.
-``table``        the ``--compare`` table of the text format, else empty.
 """
 
 from __future__ import annotations
