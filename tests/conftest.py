@@ -24,6 +24,15 @@ for _colour in ("FORCE_COLOR", "NO_COLOR"):
     os.environ.pop(_colour, None)
 SHARED = ROOT.parent / "shared"
 SCHEMA_PATH = ROOT / "docs" / "schema" / "boxcheck-1.json"
+#: issue 19's leak: `big` is kept alive by the returned arrow through `make`'s context, though only `use` reads it.
+LEAK = """\
+export function make() {
+  const big = new Big();
+  const use = () => big.data.length;
+  use();
+  return () => 1;
+}
+"""
 
 
 def analyze(code: str, path: str = "test.ts") -> FileAnalysis:

@@ -15,7 +15,7 @@ from capture_analysis.policies import OPTIMAL, POLICIES
 from capture_analysis.report.dot import Cluster, Node, Panel, build_graph, text, visible
 from capture_analysis.source import SourceFile
 
-from .conftest import ROOT, analyze
+from .conftest import LEAK, ROOT, analyze
 
 
 def panel(code: str, *, function: str | None = None, show_all: bool = False, heap_only: bool = False) -> Panel:
@@ -406,16 +406,6 @@ def test_heap_only_under_v8_keeps_every_capture_because_the_capture_alone_alloca
     total, _ = find(drawn, "total: let @2")
     assert edge(drawn, delta, total)["tooltip"] == "delta @8 reads total"
     assert "seed: const @3" in labels(drawn), "v8 gives a captured const a context slot too"
-
-
-LEAK = """\
-export function make() {
-  const big = new Big();
-  const use = () => big.data.length;
-  use();
-  return () => 1;
-}
-"""
 
 
 def test_a_retention_is_a_dashed_edge_from_the_closure_that_keeps_the_binding() -> None:

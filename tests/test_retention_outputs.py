@@ -6,16 +6,8 @@ import json
 
 import capture_analysis.analyze as analyze
 
+from .conftest import LEAK
 from .golden_outputs import run_cli
-
-LEAK = """\
-export function make() {
-  const big = new Big();
-  const use = () => big.data.length;
-  use();
-  return () => 1;
-}
-"""
 
 
 def test_json_lists_the_retention_under_its_function_and_names_every_rule(tmp_path, schema_validator):
