@@ -45,10 +45,15 @@ def meaning(decision: Decision | Retention, index: int) -> str:
         return (f"{step.subject} is kept beyond this iteration of the loop: each iteration's {name} must outlive "
                 "it, so it needs heap storage of its own (not `stack`)")
     if role is StepRole.CONTEXT_SLOT:
-        return (f"V8 keeps every binding that an inner function refers to in a slot of its scope's context, "
-                f"written or not: {name} is one of them")
+        return context_slot_meaning(name)
     assert role is StepRole.POLICY_RULE, role
     return f"the rule of the legacy compiler that boxes {name}"
+
+
+def context_slot_meaning(name: str) -> str:
+    """Why a binding is in a V8 context: the same step explains a `v8` decision and a BX107 retention."""
+    return (f"V8 keeps every binding that an inner function refers to in a slot of its scope's context, "
+            f"written or not: {name} is one of them")
 
 
 def retention_meaning(retention: Retention, index: int, name: str) -> str:
@@ -56,8 +61,7 @@ def retention_meaning(retention: Retention, index: int, name: str) -> str:
     step = retention.evidence[index]
     role = step.role
     if role is StepRole.CONTEXT_SLOT:
-        return (f"V8 keeps every binding that an inner function refers to in a slot of its scope's context, "
-                f"written or not: {name} is one of them")
+        return context_slot_meaning(name)
     if role is StepRole.HOLDS_CONTEXT:
         return "every closure created in that scope holds its context, whatever in it the closure uses"
     if role is StepRole.ESCAPE:
