@@ -8,7 +8,7 @@ worker process or read from the cache (``outcome``).  Plain data, so that
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 
 from ..config import Config
 from ..report import FileCounts, Piece, RunOptions
@@ -17,7 +17,7 @@ from ..rules import Severity
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """Everything besides a file's bytes that decides its output; hashable and picklable.
+    """Everything besides a file's bytes that decides its output; picklable, for the ``--jobs`` workers.
 
     The cache's key holds only what decides a file's record (``identity``): the format and the options that
     only change how a record is rendered (``--quiet``, ``--explain``, colour, ``docs-url``) are left out.
@@ -32,9 +32,6 @@ class Job:
     @classmethod
     def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> Job:
         return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
-
-    def __hash__(self) -> int:
-        return hash((self.format, astuple(self.options), self.severities, self.max_file_size))
 
     def identity(self) -> list[object]:
         """What of the job changes a file's record, as JSON data for the cache key."""
