@@ -1,7 +1,7 @@
 """The records of a run over many files: what a job is, and what it gives back for each file.
 
-A ``Job`` is everything besides a file's bytes that decides its output (the
-cache's key); an ``Outcome`` is what a file gives back, computed here, in a
+A ``Job`` is everything besides a file's bytes that decides its output (what
+of it decides a record is the cache's key); an ``Outcome`` is what a file gives back, computed here, in a
 worker process or read from the cache (``outcome``).  Plain data, so that
 ``cache``, ``outcome`` and ``workers`` all import them and none another's.
 """
@@ -9,10 +9,14 @@ worker process or read from the cache (``outcome``).  Plain data, so that
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..report import FileCounts, Piece, RunOptions
+from ..report import FileCounts, RunOptions
 from ..rules import Severity
+
+if TYPE_CHECKING:
+    from ..report.record import FileRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +46,8 @@ class Job:
 @dataclass(frozen=True, slots=True)
 class Analyzed:
     path: str
-    #: what every format renders the file from (``report.record.FileRecord``).
-    record: Piece
+    #: what every format renders the file from.
+    record: FileRecord
     counts: FileCounts
 
 

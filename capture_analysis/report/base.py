@@ -29,8 +29,7 @@ class RunOptions:
     docs_url: str | None = None
 
 
-#: One file's share of a report, as JSON data (str, int, list, dict, None): small enough to cross a process
-#: boundary and to be stored in the cache, where a ``FileAnalysis`` is neither.
+#: One file's share of a report, as the format renders it from the file's record; ``add`` takes it in order.
 Piece = Any
 
 
