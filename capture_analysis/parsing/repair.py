@@ -120,9 +120,11 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
             rewrites.extend(found)
         else:
             kept = False
-            for group in by_region(found, regions):
-                trial, trial_tree = rewritten(using, text, tree, group)
-                trial_problems = syntax_problems(trial_tree, data)
+            groups = by_region(found, regions)
+            for group in groups:
+                if len(groups) > 1:  # one region alone: its trial is the round's, judged already
+                    trial, trial_tree = rewritten(using, text, tree, group)
+                    trial_problems = syntax_problems(trial_tree, data)
                 refused.update(r.start for r in group)
                 if damage(trial_problems) < damage(problems):
                     text, tree, problems, kept = trial, trial_tree, trial_problems, True
