@@ -433,3 +433,13 @@ def test_a_function_drawn_from_its_own_decisions_is_drawn_as_from_the_whole_file
         for heap_only in (False, True):
             assert build_graph(part, [root], show_all=False, heap_only=heap_only, subject="").source == \
                 build_graph(whole, [root], show_all=False, heap_only=heap_only, subject="").source, root.name
+
+
+def test_a_function_drawn_alone_decides_only_its_bindings_and_those_around_it():
+    code = ("const shared = 1;\n"
+            "export function drawn() { let n = shared; return () => n++; }\n"
+            "export function other() { let m = 0; return () => m++; }\n")
+    bound = bind_source(SourceFile("two.ts", code))
+    (root,) = [c for c in bound.model.closures if c.name == "drawn"]
+    part = apply_policy(bound, OPTIMAL, drawable([root]))
+    assert sorted(d.binding.name for d in part.decisions) == ["drawn", "n", "other", "shared"]
