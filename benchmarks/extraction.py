@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size += len(source.data)
         clock = time.perf_counter()
-        parsed = parse_source(source.data, name)
+        parsed = parse_source(source)
         tree = parsed.tree
         seconds["parse"] += time.perf_counter() - clock
         clock = time.perf_counter()

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from . import __version__
 from . import config as configuration
-from .analyze import analyze_source
 from .batch import collector
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect
@@ -30,7 +29,7 @@ from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
 from .batch.shard import Shard
 from .batch.workers import default_jobs, outcomes, worth_a_pool
-from .compare import analyzer, parse_policies
+from .compare import parse_policies
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .report.style import CHOICES as COLOR_CHOICES
@@ -276,12 +275,11 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
 def file_outcomes(args: argparse.Namespace, paths: list[str], job: Job,
                   settings: configuration.Config) -> Iterator[Outcome]:
     """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--jobs`` says."""
-    analyze = analyzer(args.compare) if args.compare else analyze_source
     if args.stdin_filename is not None:
         for path in paths:
             loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
             yield (Failed(path, loaded.message, loaded.is_error) if isinstance(loaded, LoadError)
-                   else outcome_of(loaded, job, analyze=analyze))
+                   else outcome_of(loaded, job))
         return
     cache = None
     if paths and not args.no_cache and not disabled_by_environment():
@@ -291,7 +289,7 @@ def file_outcomes(args: argparse.Namespace, paths: list[str], job: Job,
         jobs = args.jobs
     else:
         jobs = default_jobs() if worth_a_pool(paths) else 1
-    yield from outcomes(paths, job, jobs, cache, analyze)
+    yield from outcomes(paths, job, jobs, cache)
 
 
 if __name__ == "__main__":

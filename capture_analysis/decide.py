@@ -86,8 +86,9 @@ from .model import (
     ScopeKind,
     Storage,
 )
-from .records import SHOWN, Decision, Step, StepRole, capped
-from .source import SourceFile
+from .parsing import ParsedFile
+from .records import Decision, Step, StepRole
+from .words import closure_label, closure_list
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
@@ -97,9 +98,10 @@ CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.
 class BindingDecider(abc.ABC):
     """What every policy's decision pass shares: one ``Decision`` per binding of the file, in source order."""
 
-    def __init__(self, model: FileModel, source: SourceFile):
+    def __init__(self, model: FileModel, file: ParsedFile):
         self.model = model
-        self.source = source
+        self.file = file
+        self.source = file.source
 
     def run(self, only: Sequence[Binding] | None = None) -> list[Decision]:
         """Every binding's decision, or those of ``only``: no decision reads another's."""
@@ -149,8 +151,8 @@ class Facts:
 
 
 class Decider(BindingDecider):
-    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph):
-        super().__init__(model, source)
+    def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph):
+        super().__init__(model, file)
         self.graph = graph
 
     def at(self, offset: int) -> str:
@@ -419,12 +421,10 @@ class Decider(BindingDecider):
     # -- words ------------------------------------------------------------------------
 
     def closure_label(self, closure: Closure) -> str:
-        if closure.name:
-            return f"`{closure.name}`"
-        return f"the {closure.kind.value} at {self.at(closure.start)}"
+        return closure_label(self.source, closure)
 
     def closure_list(self, closures: list[Closure]) -> str:
-        return capped([self.closure_label(c) for c in closures[:SHOWN]], len(closures))
+        return closure_list(self.source, closures)
 
     def early_reason(self, binding: Binding, closure: Closure, initializer: Reference | None = None) -> str:
         """``initializer``: for a ``var``, the write that gives it its first value."""
@@ -495,6 +495,6 @@ class Decider(BindingDecider):
         return f"escapes{through} ({why} at {self.at(last.offset)})"
 
 
-def decide(model: FileModel, source: SourceFile, graph: EscapeGraph,
+def decide(model: FileModel, file: ParsedFile, graph: EscapeGraph,
            only: Sequence[Binding] | None = None) -> list[Decision]:
-    return Decider(model, source, graph).run(only)
+    return Decider(model, file, graph).run(only)

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
 from .records import Step, StepRole
+from .words import closure_name
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -263,9 +264,7 @@ def note(why: str | Closure) -> str:
 
 def describe(node: object) -> str:
     if isinstance(node, Closure):
-        if node.name:
-            return f"`{node.name}`"
-        return f"the {node.kind.value}"
+        return closure_name(node)
     if isinstance(node, Binding):
         return f"`{node.name}`"
     return str(node)

@@ -307,6 +307,16 @@ class Closure:
         """Loops of this closure whose repeated part contains ``offset``."""
         return [loop for loop in self.loops if loop.repeats(offset)]
 
+    def capturers_among(self, closures: list[Closure]) -> list[Closure]:
+        """The closures created by this activation that contain ``closures`` (first seen first): when these refer
+        to a binding of ``self``, those are what capture it."""
+        out: list[Closure] = []
+        for closure in closures:
+            capturer = self.child_containing(closure)
+            if capturer is not None and capturer not in out:
+                out.append(capturer)
+        return out
+
     def child_containing(self, inner: Closure) -> Closure | None:
         """The direct child of ``self`` on the way down to ``inner`` (``inner`` itself if direct)."""
         node: Closure | None = inner

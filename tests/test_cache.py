@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from capture_analysis import cli
+from capture_analysis.analyze import Analyzer
 from capture_analysis.batch import cache as cache_module
 from capture_analysis.batch import outcome
 from capture_analysis.batch import workers as parallel
@@ -49,13 +50,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def analyzed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths analyzed in this process (the CLI's analyzer, seen by --jobs 1 runs), in order."""
     seen: list[str] = []
-    real = cli.analyze_source
+    real = Analyzer.__call__
 
-    def counting(source, policy):
+    def counting(self, source):
         seen.append(Path(source.path).name)
-        return real(source, policy)
+        return real(self, source)
 
-    monkeypatch.setattr(cli, "analyze_source", counting)
+    monkeypatch.setattr(Analyzer, "__call__", counting)
     return seen
 
 

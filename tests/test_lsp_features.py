@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import suppressions
+from capture_analysis.diagnose import suppressions
 from capture_analysis.analyze import analyze_text
 from capture_analysis.lsp.actions import ActionKind, Fix, touching
 from capture_analysis.lsp.hover import hover_markdown
@@ -138,7 +138,7 @@ def test_a_finding_can_be_suppressed_on_its_line_and_the_cli_agrees():
     after = applied(COUNTER, fix)
     assert after.splitlines()[1] == "  // boxcheck-ignore-next-line BX101"
     again = analyze_text("t.ts", after)
-    assert suppressions.apply(again.source, again.diagnostics) == []
+    assert suppressions.apply(again.file, again.diagnostics) == []
 
 
 def test_an_unused_suppression_can_be_removed():

@@ -9,7 +9,7 @@ import pytest
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.rules import RULES
-from capture_analysis.suppressions import Scope, apply, find, parse_comment
+from capture_analysis.diagnose.suppressions import Scope, apply, find, parse_comment
 
 from .golden_outputs import run_cli
 
@@ -25,7 +25,8 @@ def findings(code: str, path: str = "t.ts") -> list[tuple[str, int, str]]:
     """(code, 1-based line, message) of what is reported after suppressions."""
     analysis = analyze_text(path, textwrap.dedent(code))
     source = analysis.source
-    return [(d.rule.code, source.position(d.start).line, d.message) for d in apply(source, analysis.diagnostics)]
+    return [(d.rule.code, source.position(d.start).line, d.message) for d in apply(analysis.file,
+                                                                                   analysis.diagnostics)]
 
 
 def codes(code: str, path: str = "t.ts") -> list[tuple[str, int]]:
@@ -152,10 +153,10 @@ def test_bx003_named_in_a_comment_is_told_that_no_comment_can_suppress_it():
     ]
 
 
-def test_file_without_marker_is_not_parsed_again():
+def test_file_without_marker_is_not_searched():
     analysis = analyze_text("t.ts", COUNTER % "  // an ordinary comment")
-    assert find(analysis.source) == []
-    assert apply(analysis.source, analysis.diagnostics) is analysis.diagnostics
+    assert find(analysis.file) == []
+    assert apply(analysis.file, analysis.diagnostics) is analysis.diagnostics
 
 
 def write(tmp_path, text: str) -> str:

@@ -8,10 +8,13 @@ worker process or read from the cache (``outcome``).  Plain data, so that
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..analyze import Analyzer
+from ..compare import deciding
 from ..config import Config
+from ..policies import POLICIES
 from ..report import FileCounts, RunOptions
 from ..rules import Severity
 
@@ -32,6 +35,14 @@ class Job:
     #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
     severities: tuple[tuple[str, Severity | None], ...]
     max_file_size: int
+    #: how each file is analyzed: made here, once, from the options (and sent to the workers with the job).
+    analyzer: Analyzer = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        compare = self.options.compare
+        analyzer = Analyzer(POLICIES[self.options.policy], dict(self.severities), deciding(compare)) if compare \
+            else Analyzer(POLICIES[self.options.policy], dict(self.severities))
+        object.__setattr__(self, "analyzer", analyzer)
 
     @classmethod
     def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> Job:

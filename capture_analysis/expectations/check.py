@@ -25,6 +25,7 @@ from ..model import Storage
 from ..policies import POLICIES
 from ..records import Decision, FunctionReport
 from ..source import SourceFile
+from ..words import closure_name
 from .annotations import (
     AllocationExpectation,
     Amount,
@@ -144,10 +145,6 @@ def sites(report: FunctionReport) -> str:
                      for s in report.sites)
 
 
-def function_label(report: FunctionReport) -> str:
-    return f"`{report.closure.name}`" if report.closure.name else f"the {report.closure.kind.value}"
-
-
 class Checker:
     """Checks one file's annotations; ``report`` collects findings, ``actual_*`` feed ``--update``."""
 
@@ -219,7 +216,7 @@ class Checker:
             under = "" if policy == self.policy else f" under {policy}"
             bad_amount = bad_amounts.get(policy)
             self.judge(line, actual == amount, None if bad_amount is None else actual == bad_amount,
-                       f"{function_label(report)} to allocate {amount.describe()}{under}",
+                       f"{closure_name(report.closure)} to allocate {amount.describe()}{under}",
                        f"{actual.describe()}{under} ({sites(same)})", str(bad))
 
     def check_diagnostic(self, line: int, expected: DiagnosticExpectation, bad: Expectation | None) -> None:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .. import suppressions
-from ..diagnose import Diagnostic
+from ..diagnose import Diagnostic, suppressions
+from ..parsing import ParsedFile
 from ..rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
 from ..source import SourceFile
 from .actions import ActionKind, Fix, Replacement
@@ -78,11 +78,11 @@ def removal_fix(source: SourceFile, suppression: suppressions.Suppression, diagn
                (Replacement(start, end, text),), diagnostic, preferred=True)
 
 
-def suppression_fixes(source: SourceFile, tree: tree_sitter.Tree, findings: list[Diagnostic],
-                      shown: list[Diagnostic]) -> list[Fix]:
+def suppression_fixes(file: ParsedFile, findings: list[Diagnostic], shown: list[Diagnostic]) -> list[Fix]:
     """Fixes for the ``shown`` diagnostics; ``findings`` are the analysis's, before any suppression."""
+    source, tree = file.source, file.tree
     fixes = []
-    directives = {s.start: s for s in suppressions.find(source)} if any(
+    directives = {s.start: s for s in suppressions.find(file)} if any(
         d.rule is UNUSED_SUPPRESSION for d in shown) else {}
     for diagnostic in shown:
         if diagnostic.rule is UNUSED_SUPPRESSION:

@@ -2,7 +2,10 @@
 
 ``.ts/.mts/.cts`` use the TypeScript grammar; everything else (``.tsx``,
 ``.jsx``, ``.js``, ``.mjs``, ``.cjs``) uses the TSX grammar, which accepts
-JSX and plain JavaScript.  Parsers are created once per process.
+JSX and plain JavaScript.  A grammar is loaded once per process; a parser is
+made for each parse (it costs under a microsecond), because a tree-sitter
+parser must not serve two threads, and the language server analyzes on a
+thread of its own.
 """
 
 from __future__ import annotations
@@ -26,8 +29,7 @@ def language(tsx: bool) -> tree_sitter.Language:
     return tree_sitter.Language(raw)
 
 
-@lru_cache(maxsize=None)
-def parser(tsx: bool) -> tree_sitter.Parser:
+def new_parser(tsx: bool) -> tree_sitter.Parser:
     return tree_sitter.Parser(language(tsx))
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from ..allocations import allocate
 from ..decide import decide
 from ..model import Closure, FileModel
+from ..parsing import ParsedFile
 from ..records import Decision, FunctionReport
-from ..source import SourceFile
 from . import legacy, v8
 
 
@@ -29,8 +29,8 @@ class Policy:
     summary: str
     #: the decisions of every binding; given a fourth argument (``boxcheck graph -f``), of those bindings only.
     decide: Callable[..., list[Decision]]
-    allocate: Callable[[FileModel, SourceFile, list[Decision]], list[FunctionReport]]
-    unmodelled: Callable[[FileModel, SourceFile], dict[Closure, str]] | None = None
+    allocate: Callable[[FileModel, ParsedFile, list[Decision]], list[FunctionReport]]
+    unmodelled: Callable[[FileModel, ParsedFile], dict[Closure, str]] | None = None
 
 
 OPTIMAL = Policy(

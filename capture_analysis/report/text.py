@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any, TextIO
 
 from .. import rules
-from ..records import SHOWN, capped
+from ..words import SHOWN, capped
 from ..rules import Severity
 from .base import Reporter, RunOptions, Totals
 from .json_records import lines

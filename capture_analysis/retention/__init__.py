@@ -34,10 +34,11 @@ from dataclasses import replace
 
 from ..escape import EscapeGraph
 from ..model import Binding, Closure, FileModel
-from ..policies.support import capturers_of, closure_label
-from ..policies.v8 import ContextScope, Part
+from ..parsing import ParsedFile
 from ..records import Retention, Step, StepRole
 from ..source import SourceFile
+from ..v8_scopes import ContextScope, Part
+from ..words import closure_label
 from .contexts import Candidates
 from .reach import Reach, escape_routes
 from .values import ValueShapes
@@ -48,7 +49,7 @@ __all__ = ["find_retentions"]
 SHOWN = 3
 
 
-def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
+def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
                     within: Collection[Closure] | None = None) -> list[Retention]:
     """The retentions of a file, in the order of the bindings' declarations; with ``within``, only those that
     closures among these functions make (what ``boxcheck graph -f`` can draw of them is all there).
@@ -58,8 +59,9 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
     whether the closure escapes (which may build the escape graph), whether a function around it or a
     closure that captures it keeps the same contexts anyway, and last what else it can run.  Sets of
     candidates are bit masks, so that deep nesting costs big-integer operations, not loops."""
-    shapes = ValueShapes(source)
-    candidates = Candidates(model, source, shapes)
+    source = file.source
+    shapes = ValueShapes(file)
+    candidates = Candidates(model, file, shapes)
     if not candidates.bindings:
         return []
     nested = nested_uses(model, candidates)
@@ -88,7 +90,7 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
         if not left_over:
             continue
         if reach is None:
-            reach = Reach(model, source, graph, candidates.bit)  # the costliest question, asked last
+            reach = Reach(model, file, graph, candidates.bit)  # the costliest question, asked last
         left_over &= ~reach.uses(closure)
         if left_over:
             found.add(closure, left_over, reach)
@@ -163,8 +165,8 @@ def nested_uses(model: FileModel, candidates: Candidates) -> dict[Closure, int]:
 
 def retention(binding: Binding, retained_by: list[Closure], place: ContextScope, source: SourceFile,
               graph: EscapeGraph) -> Retention:
-    referenced_by = capturers_of(binding.closure, [ref.closure for ref in binding.references
-                                                   if ref.closure is not binding.closure])
+    referenced_by = binding.closure.capturers_among([ref.closure for ref in binding.references
+                                                     if ref.closure is not binding.closure])
     where = context_words(place, binding.closure, source)
     record = Retention(binding, retained_by, referenced_by, where, place.offset)
     first = retained_by[0]

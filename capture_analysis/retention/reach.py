@@ -41,8 +41,7 @@ import tree_sitter
 from ..bind.syntax import unwrap
 from ..escape import ESCAPE, EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference, UseKind
-from ..policies.support import node_at
-from ..source import SourceFile
+from ..parsing import ParsedFile
 
 Node = tree_sitter.Node
 
@@ -63,9 +62,10 @@ CLASS_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration
 class Reach:
     """The "can run" graph of one file and each closure's uses, as bits of ``bit`` (candidate bindings)."""
 
-    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph, bit: dict[Binding, int]):
+    def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph, bit: dict[Binding, int]):
         self.model = model
-        self.source = source
+        self.file = file
+        self.source = file.source
         self.bit = bit
         self.everything = (1 << len(bit)) - 1
         self.weight: dict[object, int] = {}
@@ -145,7 +145,7 @@ class Reach:
                     landings[node] = sources
         for closure in self.model.closures:
             if not closure.is_module and closure.use.kind is UseKind.ESCAPE:
-                self.land(closure, node_at(self.source, closure.start, closure.end), landings)
+                self.land(closure, self.file.node_at(closure.start, closure.end), landings)
         for closure in self.model.closures:
             target = closure.use.target
             binding = target.binding if isinstance(target, Reference) else target
@@ -155,7 +155,7 @@ class Reach:
         holders = {node for node in flow.nodes if isinstance(node, Binding)}
         for ref in self.model.references:
             if ref.is_read and ref.binding in holders and ref.use.kind is UseKind.ESCAPE:
-                self.land(ref.binding, node_at(self.source, ref.start, ref.end), landings)
+                self.land(ref.binding, self.file.node_at(ref.start, ref.end), landings)
         return landings
 
     def land(self, value: object, node: Node, landings: dict[object, list[object]]) -> None:
