@@ -40,7 +40,7 @@ Writes after capture
 A write inside any closure is after capture.  A write in the declaring
 function is after capture when its activation's control flow leads from a
 capturer's creation to it without passing where the binding is made afresh
-(``bind/flow``): the entry of its block when a loop runs the block again,
+(``flow/reach``): the entry of its block when a loop runs the block again,
 the per-iteration copy of a ``for (let ...)`` head::
 
     let x = 0;
@@ -71,8 +71,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
-from .bind.flow import reach
 from .escape import EscapeGraph, describe
+from .flow.reach import reach
 from .model import (
     Binding,
     BindingKind,
@@ -333,7 +333,7 @@ class Decider(BindingDecider):
 
         A write inside a closure can run at any time.  One in the binding's own activation can when its
         activation's control flow leads from a capturer's creation to it without making the binding
-        afresh on the way (``bind/flow``): one search per binding, from all its capturers at once."""
+        afresh on the way (``flow/reach``): one search per binding, from all its capturers at once."""
         for write in writes:
             if write.closure is not binding.closure:
                 return write, binding.closure.child_containing(write.closure) or capturers[0], []

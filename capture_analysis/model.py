@@ -329,8 +329,8 @@ class FlowNote:
 
 @dataclass(slots=True)
 class FlowGraph:
-    """The control flow of one activation, in straight-line *segments* (built by ``bind/flow_builder``;
-    ``bind/flow`` answers what can run after what).  Within a segment, execution follows the text."""
+    """The control flow of one activation, in straight-line *segments* (built by ``flow/builder``;
+    ``flow/reach`` answers what can run after what).  Within a segment, execution follows the text."""
 
     #: for each segment, its successors with the note of the edge (or None).
     successors: list[list[tuple[int, FlowNote | None]]] = field(default_factory=list)

@@ -29,7 +29,7 @@ IMAGE = PACKAGE.parent / "docs" / "img" / "architecture.svg"
 #: the units of the picture, grouped as docs/architecture.md describes them; the pipeline in its order.
 GROUPS: dict[str, tuple[str, ...]] = {
     "data": ("source", "model", "records", "rules"),
-    "the pipeline, per file": ("parsing", "bind", "escape", "decide", "policies", "retention", "allocations",
+    "the pipeline, per file": ("parsing", "bind", "flow", "escape", "decide", "policies", "retention", "allocations",
                                "diagnose", "analyze", "compare"),
     "around it": ("cli", "batch", "report", "config", "suppressions", "commands", "expectations", "lsp"),
 }

@@ -1,8 +1,12 @@
-"""Languages and parsers.
+"""Languages and parsers, and the grammars' names for a function.
 
 ``.ts/.mts/.cts`` use the TypeScript grammar; everything else (``.tsx``,
 ``.jsx``, ``.js``, ``.mjs``, ``.cjs``) uses the TSX grammar, which accepts
 JSX and plain JavaScript.  Parsers are created once per process.
+
+Which nodes make a function is said here, below every phase that asks: the
+binder makes each a closure, the control-flow builder does not look inside
+one, and the retention check stops at one; they must agree.
 """
 
 from __future__ import annotations
@@ -18,6 +22,14 @@ TSX_SUFFIXES = frozenset({".tsx", ".jsx", ".js", ".mjs", ".cjs"})
 SOURCE_SUFFIXES = TYPESCRIPT_SUFFIXES | TSX_SUFFIXES
 #: files whose type syntax TypeScript reads (``.tsx`` too); in the others ``a<b>`c``` is two comparisons.
 TYPED_SUFFIXES = TYPESCRIPT_SUFFIXES | {".tsx"}
+
+#: the node kinds that make a function, the same in both grammars.
+FUNCTION_NODES = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_expression",
+     "function", "generator_function", "arrow_function", "method_definition"}
+)
+#: the functions that are declarations: hoisted, and bound in the scope around them.
+DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 
 
 @lru_cache(maxsize=None)

@@ -1,4 +1,4 @@
-"""Building the control-flow graph (``flow``) of one activation from its syntax tree: the builder.
+"""Building the control-flow graph of one activation from its syntax tree: the builder.
 
 The walk is a trampoline: each construct is a generator that yields the
 parts it wants built (``(node, segment)``) and receives the segment where
@@ -13,7 +13,7 @@ activation, their bodies are other activations).  When something branches
 inside a node, the node's last byte is claimed by the segment where its
 branches join: that is where an assignment around it takes effect
 (``x = c ? a : b`` writes ``x`` after either arm).  The constructs
-themselves are built in ``flow_constructs``.
+themselves are built in ``constructs``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
+import tree_sitter
+
 from ..model import Closure, ClosureKind, FlowGraph
 from ..model import FlowNote as Note
-from .syntax import FUNCTION_NODES, Node
+from ..parsing import FUNCTION_NODES
+
+Node = tree_sitter.Node
 
 #: a construct's builder: yields the parts to build, receives where control is after each, returns the exit.
 Build = Generator[tuple[Node, int], int, int]
@@ -66,7 +70,7 @@ class Frame:
 
 
 class FlowBuilder:
-    """The graph under construction; ``handlers`` build the constructs (``flow_constructs``) by node kind."""
+    """The graph under construction; ``handlers`` build the constructs (``constructs``) by node kind."""
 
     def __init__(self, data: bytes, fields: object, control: ControlIndex,
                  handlers: dict[str, Callable[[FlowBuilder, Node, int], Build]], structural: frozenset[str]):

@@ -1,4 +1,4 @@
-"""The constructs of ``flow_builder``: how each statement and conditional expression shapes the graph.
+"""The constructs of the ``builder``: how each statement and conditional expression shapes the graph.
 
 Each handler is a generator over ``(builder, node, segment)``: it yields the
 parts it wants built with the segment they start in, receives the segment
@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from ..model import ClosureKind, FlowGraph
 from ..model import FlowNote as Note
-from .flow_builder import Build, ControlIndex, FlowBuilder, Frame
-from .syntax import FUNCTION_NODES, Node
+from ..parsing import FUNCTION_NODES
+from .builder import Build, ControlIndex, FlowBuilder, Frame, Node
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
 
