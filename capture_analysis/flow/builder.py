@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from ..model import Closure, ClosureKind, FlowGraph
+from ..model import Closure, ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
 
@@ -220,15 +220,15 @@ class FlowBuilder:
             index -= 1
             frame = self.frames[index]
             if frame.finally_entry is not None:
-                self.edge(current, frame.finally_entry, Note("finally", offset))
+                self.edge(current, frame.finally_entry, Note(FlowEdge.FINALLY, offset))
                 frame.pending.append((kind, label, index))
                 return
             if kind == "break" and frame.break_to is not None and (
                     label in frame.labels if label is not None else frame.bare_break):
-                self.edge(current, frame.break_to, Note("jump", offset))
+                self.edge(current, frame.break_to, Note(FlowEdge.JUMP, offset))
                 return
             if kind == "continue" and frame.continue_to is not None and (label is None or label in frame.labels):
-                self.edge(current, frame.continue_to, Note("jump", offset))
+                self.edge(current, frame.continue_to, Note(FlowEdge.JUMP, offset))
                 return
         self.edge(current, self.exit)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..model import ClosureKind, FlowGraph
+from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
 from .builder import Build, ControlIndex, FlowBuilder, Frame, Node
@@ -122,7 +122,7 @@ def switch(b: FlowBuilder, node: Node, current: int) -> Build:
     previous: int | None = None
     for clause, start in zip(clauses, starts):
         if previous is not None:
-            b.edge(previous, start, Note("fallthrough", clause.start_byte))
+            b.edge(previous, start, Note(FlowEdge.FALLTHROUGH, clause.start_byte))
         value = clause.child_by_field_id(f.value)
         previous = yield from b.sequence([c for c in clause.named_children if c != value], start)
     b.frames.pop()
@@ -148,7 +148,7 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     if target is not None:
         for segment in range(first, len(b.graph.successors)):
             if segment not in (catch_entry, finally_entry):
-                b.edge(segment, target, Note("throw", node.start_byte))
+                b.edge(segment, target, Note(FlowEdge.THROW, node.start_byte))
     b.edge(end, finally_entry if finally_entry is not None else after)
     if handler is not None and catch_entry is not None:
         b.claim(handler, catch_entry)
@@ -158,8 +158,8 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
         caught = yield from b.sequence([p for p in parts if p is not None], catch_entry)
         if finally_entry is not None:
             for segment in range(first, len(b.graph.successors)):
-                b.edge(segment, finally_entry, Note("throw", handler.start_byte))
-            b.edge(catch_entry, finally_entry, Note("throw", handler.start_byte))
+                b.edge(segment, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
+            b.edge(catch_entry, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
         b.edge(caught, finally_entry if finally_entry is not None else after)
     if finalizer is None or finally_entry is None:
         return after
@@ -178,7 +178,7 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
     f = b.fields
     b.claim(node, current)
     after = b.new()
-    back = Note("back", node.start_byte)
+    back = Note(FlowEdge.BACK, node.start_byte)
     kind = node.type
     if kind == "while_statement":
         test = b.new()
@@ -225,7 +225,7 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
     end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=next_copy, bare_break=True))
     b.edge(end, next_copy)
     update = b.new()
-    b.edge(next_copy, update, Note("update", node.start_byte))
+    b.edge(next_copy, update, Note(FlowEdge.UPDATE, node.start_byte))
     current = yield node.child_by_field_id(f.increment), update
     b.edge(current, test, back)
     b.graph.loop_copies[node.start_byte] = (scope, first_copy, next_copy)
