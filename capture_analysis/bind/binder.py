@@ -362,7 +362,7 @@ class Binder:
         for closure in needed:
             node = flow.closure_node(self.tree.root_node, closure, flow.ACTIVATIONS)
             if node is not None:
-                closure.flow = flow.build(self.data, self.fields, control, node, closure.kind)
+                closure.flow = flow.build(self.data, self.tree.language, control, node, closure.kind)
 
     def mark_dynamic_scopes(self) -> None:
         """Direct ``eval`` and ``with`` can read and write every visible binding."""

@@ -19,7 +19,9 @@ themselves are built in ``constructs``.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Literal
 
 import tree_sitter
 
@@ -30,10 +32,47 @@ from ..parsing import FUNCTION_NODES
 Node = tree_sitter.Node
 
 #: a construct's builder: yields the parts to build, receives where control is after each, returns the exit.
-Build = Generator[tuple[Node, int], int, int]
+#: A part may be absent (``for (;;)`` has no test, a damaged tree may lack a child): control stays put.
+Build = Generator[tuple[Node | None, int], int, int]
+#: what a jump does once it has run the ``finally`` blocks on its way (``throw`` leaves like ``return``).
+Jump = Literal["break", "continue", "return"]
 
 #: nodes whose inside is not this activation's code, or has no control flow of its own to follow.
 OPAQUE = FUNCTION_NODES | {"class", "class_declaration", "abstract_class_declaration"}
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """The ids of the fields the constructs read: ``child_by_field_id`` costs half of ``child_by_field_name``,
+    and the ids differ between the TypeScript and TSX grammars."""
+
+    alternative: int
+    body: int
+    condition: int
+    consequence: int
+    finalizer: int
+    handler: int
+    increment: int
+    initializer: int
+    label: int
+    left: int
+    name: int
+    operator: int
+    parameter: int
+    parameters: int
+    right: int
+    value: int
+
+
+@cache
+def field_ids(language: tree_sitter.Language) -> Fields:
+    ids: dict[str, int] = {}
+    for name in (f.name for f in fields(Fields)):
+        field_id = language.field_id_for_name(name)
+        if field_id is None:
+            raise ValueError(f"the grammar has no field named {name}")
+        ids[name] = field_id
+    return Fields(**ids)
 
 
 class ControlIndex:
@@ -63,8 +102,9 @@ class Frame:
     continue_to: int | None = None
     #: a ``finally`` block's entry: a jump out of its ``try`` or ``catch`` runs it first.
     finally_entry: int | None = None
-    #: the jumps that ran this ``finally`` on their way out: (kind, label), continued from its exit.
-    pending: list[tuple[str, str | None, int]] = field(default_factory=list)
+    #: the jumps that ran this ``finally`` on their way out, continued from its exit: (kind, label, the index
+    #: of this frame, below which the jump goes on looking for its target).
+    pending: list[tuple[Jump, str | None, int]] = field(default_factory=list)
     #: whether a bare ``break`` stops here (a loop or a ``switch``), not only a labelled one.
     bare_break: bool = False
 
@@ -72,7 +112,7 @@ class Frame:
 class FlowBuilder:
     """The graph under construction; ``handlers`` build the constructs (``constructs``) by node kind."""
 
-    def __init__(self, data: bytes, fields: object, control: ControlIndex,
+    def __init__(self, data: bytes, fields: Fields, control: ControlIndex,
                  handlers: dict[str, Callable[[FlowBuilder, Node, int], Build]], structural: frozenset[str]):
         self.data = data
         self.fields = fields
@@ -135,11 +175,11 @@ class FlowBuilder:
                     return int(done.value)
                 sent = done.value
                 continue
-            sent = None
-            built = segment if node is None else self.quick(node, segment)
-            if built is not None:
-                sent = built
-            else:
+            if node is None:
+                sent = segment
+                continue
+            sent = self.quick(node, segment)
+            if sent is None:
                 stack.append(self.part(node, segment))
 
     def intervals(self) -> None:
@@ -213,7 +253,7 @@ class FlowBuilder:
 
     # -- jumps ----------------------------------------------------------------------------------
 
-    def jump(self, kind: str, label: str | None, current: int, offset: int, below: int | None = None) -> None:
+    def jump(self, kind: Jump, label: str | None, current: int, offset: int, below: int | None = None) -> None:
         """``break``/``continue``/``return``: to its target, through every ``finally`` on the way."""
         index = len(self.frames) if below is None else below
         while index > 0:

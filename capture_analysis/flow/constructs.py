@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import tree_sitter
+
 from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
-from .builder import Build, ControlIndex, FlowBuilder, Frame, Node
+from .builder import Build, ControlIndex, FlowBuilder, Frame, Jump, Node, field_ids
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
 
@@ -80,7 +82,7 @@ def labeled(b: FlowBuilder, node: Node, current: int) -> Build:
 def jump_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     b.claim(node, current)
     label = next((c for c in node.named_children if c.type == "statement_identifier"), None)
-    kind = "break" if node.type == "break_statement" else "continue"
+    kind: Jump = "break" if node.type == "break_statement" else "continue"
     b.jump(kind, b.text(label) if label is not None else None, current, node.start_byte)
     return b.dead()
     yield  # a generator, like every handler
@@ -346,12 +348,14 @@ HANDLERS: dict[str, Handler] = {**STATEMENTS, **EXPRESSIONS}
 ACTIVATIONS = FUNCTION_NODES | {"class_static_block", "internal_module", "module"}
 
 
-def build(data: bytes, fields: object, control: ControlIndex, node: Node, kind: ClosureKind) -> FlowGraph:
+def build(data: bytes, language: tree_sitter.Language, control: ControlIndex, node: Node,
+          kind: ClosureKind) -> FlowGraph:
     """The graph of ``node``'s activation: parameters then body; a field initializer's value; a block's statements."""
+    fields = field_ids(language)
     builder = FlowBuilder(data, fields, control, HANDLERS, STRUCTURAL)
     if kind is ClosureKind.FIELD_INITIALIZER or node.type not in ACTIVATIONS:
         return builder.build(node, None, node)
-    parameters = node.child_by_field_id(fields.parameters)  # type: ignore[attr-defined]
-    body = node.child_by_field_id(fields.body)  # type: ignore[attr-defined]
+    parameters = node.child_by_field_id(fields.parameters)
+    body = node.child_by_field_id(fields.body)
     return builder.build(node, parameters, body)
 
