@@ -26,7 +26,7 @@ TYPED_SUFFIXES = TYPESCRIPT_SUFFIXES | {".tsx"}
 #: the node kinds that make a function, the same in both grammars.
 FUNCTION_NODES = frozenset(
     {"function_declaration", "generator_function_declaration", "function_expression",
-     "function", "generator_function", "arrow_function", "method_definition"}
+     "generator_function", "arrow_function", "method_definition"}
 )
 #: the functions that are declarations: hoisted, and bound in the scope around them.
 DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
