@@ -3,6 +3,13 @@
 Each handler is a generator over ``(builder, node, segment)``: it yields the
 parts it wants built with the segment they start in, receives the segment
 where each part ends, and returns the segment where the construct ends.
+
+Every statement kind of both grammars is decided here: built by a handler
+(``STATEMENTS``), opaque to the builder (``builder.OPAQUE``: functions and
+classes), or straight-line code (``STRAIGHT_LINE``), with why.  A statement
+that is none of them would silently run in text order, loops and jumps
+inside it unseen, so ``tests/test_architecture.py`` fails when a grammar
+upgrade brings one.
 """
 
 from __future__ import annotations
@@ -333,6 +340,27 @@ STATEMENTS: dict[str, Handler] = {
 
 #: statements built by their handler even when nothing branches inside: they shape the graph themselves.
 STRUCTURAL = frozenset(STATEMENTS) - {"lexical_declaration", "variable_declaration"}
+
+#: statements the builder claims as straight-line code, descending in text order only into one that may hold a
+#: conditional expression: why that is the order their code runs in.
+STRAIGHT_LINE: dict[str, str] = {
+    "expression_statement": "one expression, run in text order; a conditional one inside (`? :`, `&&`, `||=`...) "
+                            "is built where it occurs",
+    "export_statement": "its declaration or value runs where it stands, each part built as itself",
+    "enum_declaration": "its members' initializers run once, in order, where it stands",
+    "module": "a namespace (`module N {}`): its body is an activation of its own, run once where it stands",
+    "import_alias": "`import A = N.B`: one read and one binding, where it stands",
+    "import_statement": "only at a module's top level, whose control flow is never built (the binder asks for none)",
+    "empty_statement": "runs nothing",
+    "debugger_statement": "runs nothing the program can observe",
+    "type_alias_declaration": "type syntax: no code",
+    "interface_declaration": "type syntax: no code",
+    "function_signature": "an overload's signature: no code",
+    "ambient_declaration": "`declare ...`: no code",
+    "with_statement": "a known gap, not a construct yet: its body is claimed whole unless it may hold a conditional "
+                      "expression, so a loop inside gets no back edge; the bindings `with` can see are decided "
+                      "conservatively (BX002), but not those declared inside its body",
+}
 
 EXPRESSIONS: dict[str, Handler] = {
     "ternary_expression": conditional,
