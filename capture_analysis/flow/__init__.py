@@ -10,7 +10,8 @@ for the functions that write a binding they capture).
 
 ``builder`` drives the walk and owns the graph under construction;
 ``constructs`` says how each statement and conditional expression shapes
-it (the binder's entry points are exported here); ``reach`` answers what
+it, and which statements are straight-line code (the binder's entry points
+are exported here); ``reach`` answers what
 can run after what, for ``decide``.  The graph itself (``model.FlowGraph``)
 is data of the model, like the scopes.
 """
