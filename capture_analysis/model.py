@@ -325,22 +325,36 @@ class Closure:
         return node
 
 
+class FlowEdge(enum.Enum):
+    """The edges of a ``FlowGraph`` that an evidence chain names, each in its own words (``decide``)."""
+
+    #: a loop runs again: from the end of its body (or its update clause) back to its test or head.
+    BACK = "back"
+    #: a ``for`` loop's update clause runs after its body: ``for (let i = 0; i < n; i++)``.
+    UPDATE = "update"
+    #: a ``try`` block (or its ``catch``) throws, to the handler (or the ``finally``).
+    THROW = "throw"
+    #: a jump out of a ``try`` or ``catch`` runs the ``finally`` first, then goes on from its end.
+    FINALLY = "finally"
+    #: a ``case`` that does not end in ``break`` runs on into the next one.
+    FALLTHROUGH = "fallthrough"
+    #: ``break`` or ``continue``, to the loop's exit or its next turn.
+    JUMP = "jump"
+
+
 @dataclass(frozen=True, slots=True)
 class FlowNote:
     """Why an edge of a ``FlowGraph`` exists, when an evidence chain should say it."""
 
-    #: ``"back"`` (a loop runs again), ``"update"`` (a ``for`` loop's update clause runs after its body),
-    #: ``"throw"`` (a ``try`` block throws), ``"finally"``, ``"fallthrough"`` (a ``case`` runs on into the
-    #: next), ``"jump"`` (``break``/``continue``).
-    kind: str
+    kind: FlowEdge
     #: where: the loop, the ``try``, the ``finally``, the ``case``, the jump.
     offset: int
 
 
 @dataclass(slots=True)
 class FlowGraph:
-    """The control flow of one activation, in straight-line *segments* (built by ``bind/flow_builder``;
-    ``bind/flow`` answers what can run after what).  Within a segment, execution follows the text."""
+    """The control flow of one activation, in straight-line *segments* (built by ``flow/builder``;
+    ``flow/reach`` answers what can run after what).  Within a segment, execution follows the text."""
 
     #: for each segment, its successors with the note of the edge (or None).
     successors: list[list[tuple[int, FlowNote | None]]] = field(default_factory=list)

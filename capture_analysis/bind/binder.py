@@ -32,6 +32,7 @@ from typing import Any, TypeAlias
 
 import tree_sitter
 
+from .. import flow
 from ..model import (
     SAFE_USE,
     Binding,
@@ -47,7 +48,7 @@ from ..model import (
     UseKind,
 )
 from ..parsing import SyntaxProblem
-from . import flow_builder, flow_constructs, mapped_arguments, runs_once, strictness
+from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
 from .syntax import decode_identifier_escapes, escaping, field_ids, unwrap
 
@@ -357,11 +358,11 @@ class Binder:
                 needed[own] = None
         if not needed:
             return
-        control = flow_builder.ControlIndex(self.data)
+        control = flow.ControlIndex(self.data)
         for closure in needed:
-            node = flow_builder.closure_node(self.tree.root_node, closure, flow_constructs.ACTIVATIONS)
+            node = flow.closure_node(self.tree.root_node, closure, flow.ACTIVATIONS)
             if node is not None:
-                closure.flow = flow_constructs.build(self.data, self.fields, control, node, closure.kind)
+                closure.flow = flow.build(self.data, self.tree.language, control, node, closure.kind)
 
     def mark_dynamic_scopes(self) -> None:
         """Direct ``eval`` and ``with`` can read and write every visible binding."""

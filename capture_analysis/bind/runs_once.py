@@ -33,7 +33,7 @@ from __future__ import annotations
 import tree_sitter
 
 from ..model import Binding, BindingKind, Closure, ClosureKind, Reference, UseKind
-from .syntax import FUNCTION_NODES
+from ..parsing import FUNCTION_NODES
 
 Node = tree_sitter.Node
 

@@ -21,11 +21,6 @@ TRANSPARENT = frozenset(
     {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion",
      "instantiation_expression"}
 )
-FUNCTION_NODES = frozenset(
-    {"function_declaration", "generator_function_declaration", "function_expression",
-     "function", "generator_function", "arrow_function", "method_definition"}
-)
-DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
 LOGICAL_OPS = frozenset({"&&", "||", "??"})
 

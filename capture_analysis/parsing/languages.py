@@ -1,4 +1,4 @@
-"""Languages and parsers.
+"""Languages and parsers, and the grammars' names for a function.
 
 ``.ts/.mts/.cts`` use the TypeScript grammar; everything else (``.tsx``,
 ``.jsx``, ``.js``, ``.mjs``, ``.cjs``) uses the TSX grammar, which accepts
@@ -6,6 +6,10 @@ JSX and plain JavaScript.  A grammar is loaded once per process; a parser is
 made for each parse (it costs under a microsecond), because a tree-sitter
 parser must not serve two threads, and the language server analyzes on a
 thread of its own.
+
+Which nodes make a function is said here, below every phase that asks: the
+binder makes each a closure, the control-flow builder does not look inside
+one, and the retention check stops at one; they must agree.
 """
 
 from __future__ import annotations
@@ -21,6 +25,14 @@ TSX_SUFFIXES = frozenset({".tsx", ".jsx", ".js", ".mjs", ".cjs"})
 SOURCE_SUFFIXES = TYPESCRIPT_SUFFIXES | TSX_SUFFIXES
 #: files whose type syntax TypeScript reads (``.tsx`` too); in the others ``a<b>`c``` is two comparisons.
 TYPED_SUFFIXES = TYPESCRIPT_SUFFIXES | {".tsx"}
+
+#: the node kinds that make a function, the same in both grammars.
+FUNCTION_NODES = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_expression",
+     "generator_function", "arrow_function", "method_definition"}
+)
+#: the functions that are declarations: hoisted, and bound in the scope around them.
+DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 
 
 @lru_cache(maxsize=None)

@@ -26,9 +26,9 @@ import re
 
 import tree_sitter
 
-from ..bind.syntax import FUNCTION_NODES, unwrap
+from ..bind.syntax import unwrap
 from ..model import Binding, BindingKind, Reference
-from ..parsing import ParsedFile
+from ..parsing import FUNCTION_NODES, ParsedFile
 
 Node = tree_sitter.Node
 

@@ -24,9 +24,10 @@ another instance of the binding::
     let y = 0;
     for (const f of fs) { y++; keep(() => y); }   // no barrier: y++ follows the last turn's closure
 
-``flow_builder`` builds the graph from the tree; ``bind.binder`` builds it
+``builder`` builds the graph from the tree; ``bind.binder`` builds it
 only for functions with a binding both captured and written in their own
-activation; ``decide`` asks ``reach``.
+activation; ``decide`` asks ``reach``, from a binding's capturers and past
+its ``barriers``.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..model import FlowGraph, FlowNote
+from ..model import Binding, FlowGraph, FlowNote, ScopeKind
 
 
 def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reach:
@@ -57,6 +58,19 @@ def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Rea
             found.entered[target] = (segment, note)
             queue.append(target)
     return found
+
+
+def barriers(binding: Binding, graph: FlowGraph) -> frozenset[int]:
+    """Where ``binding`` is made afresh: a path through there reaches another instance of it."""
+    loop = binding.per_iteration_of
+    if loop is not None:
+        return frozenset(graph.loop_copies.get(loop.start, ()))
+    scope = binding.scope
+    if scope is not scope.closure.scope and scope.kind in (ScopeKind.BLOCK, ScopeKind.CATCH):
+        entry = graph.scope_entries.get(scope.start)
+        if entry is not None:
+            return frozenset((entry,))
+    return frozenset()
 
 
 @dataclass(slots=True)
