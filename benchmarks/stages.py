@@ -5,7 +5,7 @@
 Runs the stages of ``analyze.Analyzer`` one by one (so each is timed alone),
 the suppression comments and severities (``diagnose.shown``) among them, then
 the JSON rendering, and the collection of the file's model as boxcheck runs it
-(``collector``), and prints one JSON object with the seconds of each stage.
+(``gc_tuning``), and prints one JSON object with the seconds of each stage.
 The escape graph is built lazily, so its cost shows in ``decide``.  The harness
 runs this in a fresh process on a snapshot of the measured commit.
 """
@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from capture_analysis.analyze import FileAnalysis
-from capture_analysis.batch import collector
+from capture_analysis.batch import gc_tuning
 from capture_analysis.batch.loading import LoadError, load
 from capture_analysis.bind import bind
 from capture_analysis.diagnose import diagnose, shown
@@ -30,7 +30,7 @@ from capture_analysis.parsing import new_parser, repaired, uses_tsx
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.report import Reporter, RunOptions
 from capture_analysis.report.json_report import JsonReporter
-from capture_analysis.report.record import file_record
+from capture_analysis.report.file_record import file_record
 from capture_analysis.retention import find_retentions
 
 from .measure import file_list
@@ -89,10 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         seconds[stage] += now - clock
         clock = now
 
-    collector.tune_for_batch()
+    gc_tuning.tune_for_batch()
     size = 0
     for name in names:
-        with collector.paused():  # as boxcheck runs a file (outcome.fresh)
+        with gc_tuning.paused():  # as boxcheck runs a file (outcome.fresh)
             size += one_file(os.path.join(root, name), reporter, lap)
         lap("collect")
     json.dump({"files": len(names), "bytes": size, "seconds": {stage: seconds[stage] for stage in STAGES}},

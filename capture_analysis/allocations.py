@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .model import Closure, ClosureKind, FileModel, Loop, Storage
 from .parsing import ParsedFile
-from .records import Decision, FunctionReport, PolicySite, Site
+from .results import Decision, FunctionReport, PolicySite, Site
 from .source import SourceFile
 from .words import function_label
 

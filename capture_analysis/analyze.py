@@ -22,7 +22,7 @@ from .escape import EscapeGraph
 from .model import Closure, FileModel
 from .parsing import ParsedFile, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
-from .records import Decision, FunctionReport, Retention
+from .results import Decision, FunctionReport, Retention
 from .retention import find_retentions
 from .rules import CONTEXT_RETENTION, Severity
 from .source import SourceFile

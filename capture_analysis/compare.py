@@ -28,7 +28,7 @@ from .analyze import Analyzer, Bound, Decide, FileAnalysis, Severities, apply_po
 from .diagnose import Diagnostic, shown
 from .model import Binding, Closure
 from .policies import POLICIES, Policy
-from .records import Decision, FunctionReport
+from .results import Decision, FunctionReport
 from .source import SourceFile
 from .words import closure_label, closure_row
 

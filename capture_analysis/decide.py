@@ -75,7 +75,7 @@ from .escape import EscapeGraph, describe
 from .flow.reach import barriers, reach
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, FlowEdge, FlowNote, Loop, Reference, Storage
 from .parsing import ParsedFile
-from .records import Decision, Step, StepRole
+from .results import Decision, Step, StepRole
 from .words import closure_label, closure_list
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).

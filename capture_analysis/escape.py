@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
-from .records import Step, StepRole
+from .results import Step, StepRole
 from .words import closure_name
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ import pytest
 
 from capture_analysis.analyze import analyze_source
 from capture_analysis.policies import POLICIES
-from capture_analysis.records import StepRole
+from capture_analysis.results import StepRole
 from capture_analysis.report.evidence import meaning
-from capture_analysis.report.json_records import FileRecords
-from capture_analysis.report.record import diagnostic_record
+from capture_analysis.report.json_text import JsonText
+from capture_analysis.report.file_record import diagnostic_record
 from capture_analysis.report.text import render_diagnostic
 from capture_analysis.source import SourceFile
 
@@ -44,7 +44,7 @@ def explained(code: str, policy: str = "optimal", path: str = "t.ts") -> list[tu
 
 
 def record_of(analysis, diagnostic):
-    return diagnostic_record(analysis, FileRecords(analysis.source), diagnostic)
+    return diagnostic_record(analysis, JsonText(analysis.source), diagnostic)
 
 
 UNICODE = """\

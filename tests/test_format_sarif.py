@@ -8,9 +8,9 @@ import re
 import jsonschema
 import pytest
 
-from capture_analysis.report.json_records import FileRecords
+from capture_analysis.report.json_text import JsonText
 from capture_analysis.report.lsp import publish_params
-from capture_analysis.report.record import diagnostic_record
+from capture_analysis.report.file_record import diagnostic_record
 from capture_analysis.report.sarif import result as sarif_result
 from capture_analysis.rules import RULES
 
@@ -132,7 +132,7 @@ def test_a_diagnostics_function_is_looked_up_not_searched():
     analysis = analyze(code, "factories.ts")
 
     def rendered():
-        records = FileRecords(analysis.source)
+        records = JsonText(analysis.source)
         return ([sarif_result("factories.ts", diagnostic_record(analysis, records, d)) for d in analysis.diagnostics],
                 publish_params(analysis, analysis.diagnostics))
 

@@ -16,7 +16,7 @@ import pytest
 from capture_analysis.analyze import Analyzer, analyze_source
 from capture_analysis.batch import outcome
 from capture_analysis.batch import workers as parallel
-from capture_analysis.batch.jobs import Analyzed, Job
+from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.batch.loading import load
 from capture_analysis.cli import main
 from capture_analysis.report import FORMATS, RunOptions
@@ -163,9 +163,9 @@ def plain(value: object) -> bool:
 
 @pytest.mark.parametrize("format", sorted(FORMATS))
 def test_what_crosses_the_process_boundary_is_plain_data_not_the_analysis(format):
-    job = Job(format, RunOptions(explain=True), (), 1 << 20)
+    task = FileTask(format, RunOptions(explain=True), (), 1 << 20)
     loaded = load(str(ROOT / "examples" / "factories.ts"))
-    result = outcome.outcome_of(loaded, job)
+    result = outcome.outcome_of(loaded, task)
     assert isinstance(result, Analyzed)
     assert plain(result.record)
     analysis = analyze_source(loaded)

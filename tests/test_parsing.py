@@ -22,8 +22,8 @@ from capture_analysis.parsing import new_parser, parse, parse_source, repair, us
 from capture_analysis.parsing.constructs import FAMILIES
 from capture_analysis.parsing.problems import SyntaxProblem
 from capture_analysis.parsing.rewriting import Text
-from capture_analysis.report.json_records import FileRecords
-from capture_analysis.report.record import diagnostic_record
+from capture_analysis.report.json_text import JsonText
+from capture_analysis.report.file_record import diagnostic_record
 from capture_analysis.report.text import type_notes_once
 from capture_analysis.source import SourceFile
 
@@ -186,7 +186,7 @@ def test_a_type_note_is_a_hint_and_the_text_output_shows_a_file_s_notes_once_wit
     problem = SyntaxProblem(0, 1, None, True, 0, 1, "in", "a type parameter list", "a variance annotation")
     assert problem.unsupported and rules.UNSUPPORTED_TYPE_SYNTAX.severity is rules.Severity.HINT
     analysis = analyze_text("n.ts", "let a = 1;\n")
-    records = FileRecords(analysis.source)
+    records = JsonText(analysis.source)
     notes = [Diagnostic(rules.UNSUPPORTED_TYPE_SYNTAX, i, i + 1, problem.message) for i in range(3)]
     warning = Diagnostic(rules.HEAP_CAPTURE, 5, 6, "`n` needs a heap box")
     shown = type_notes_once([diagnostic_record(analysis, records, d) for d in (notes[0], warning, *notes[1:])])

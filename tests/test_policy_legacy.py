@@ -15,8 +15,8 @@ import pytest
 
 from capture_analysis.analyze import FileAnalysis, analyze_text
 from capture_analysis.policies import POLICIES, Policy
-from capture_analysis.records import PolicySite
-from capture_analysis.records import FunctionReport
+from capture_analysis.results import PolicySite
+from capture_analysis.results import FunctionReport
 
 from .conftest import ROOT, SHARED
 

@@ -9,7 +9,7 @@ import pytest
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.rules import RULES
-from capture_analysis.diagnose.suppressions import Scope, apply, find, parse_comment
+from capture_analysis.diagnose.suppressions import DirectiveKind, apply, find, parse_comment
 
 from .golden_outputs import run_cli
 
@@ -82,8 +82,8 @@ def test_other_comments_mentioning_the_marker_are_not_directives():
     assert parse_comment("// see boxcheck-ignore in the docs") is None
     assert parse_comment("// boxcheck-ignored") is None
     assert parse_comment("// boxcheck-ignore-next-line BX101, bx102: why") == \
-        (Scope.NEXT_LINE, ("BX101", "BX102"), "why")
-    assert parse_comment("/* boxcheck-ignore-file BX103 */") == (Scope.FILE, ("BX103",), "")
+        (DirectiveKind.NEXT_LINE, ("BX101", "BX102"), "why")
+    assert parse_comment("/* boxcheck-ignore-file BX103 */") == (DirectiveKind.FILE, ("BX103",), "")
 
 
 def test_tsx_comment_in_jsx_is_a_directive():

@@ -32,8 +32,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
 from .cache import Cache
-from .collector import tune_for_batch
-from .jobs import Failed, Job, Outcome
+from .gc_tuning import tune_for_batch
+from .tasks import Failed, FileTask, Outcome
 from .outcome import Read, internal_error, looked_up, outcome_at
 
 CHUNK_FILES = 16
@@ -62,22 +62,22 @@ def size_of(path: str) -> int:
         return 0
 
 
-def outcomes(paths: Sequence[str], job: Job, jobs: int, cache: Cache | None = None) -> Iterator[Outcome]:
+def outcomes(paths: Sequence[str], task: FileTask, jobs: int, cache: Cache | None = None) -> Iterator[Outcome]:
     """One outcome per path, in order."""
     if jobs <= 1 or len(paths) <= 1:
         for path in paths:
-            yield outcome_at(path, job, cache)
+            yield outcome_at(path, task, cache)
         return
-    workers = Workers(jobs, job, cache)
+    workers = Workers(jobs, task, cache)
     try:
         yield from workers.in_order(paths)
     finally:
         workers.close()
 
 
-def analyze_chunk(paths: list[str], read: list[Read | None], job: Job, cache: Cache | None) -> list[Outcome]:
+def analyze_chunk(paths: list[str], read: list[Read | None], task: FileTask, cache: Cache | None) -> list[Outcome]:
     """What a worker runs: ``read[i]``, what the parent read of ``paths[i]`` to ask the cache, if it did."""
-    return [outcome_at(path, job, cache, already) for path, already in zip(paths, read)]
+    return [outcome_at(path, task, cache, already) for path, already in zip(paths, read)]
 
 
 def start_method() -> BaseContext:
@@ -102,9 +102,9 @@ class Chunk:
 
 
 class Workers:
-    def __init__(self, jobs: int, job: Job, cache: Cache | None):
+    def __init__(self, jobs: int, task: FileTask, cache: Cache | None):
         self.jobs = jobs
-        self.job = job
+        self.task = task
         self.cache = cache
         self.executor: ProcessPoolExecutor | None = None
         self.running: set[Future[list[Outcome]]] = set()
@@ -136,7 +136,7 @@ class Workers:
         the cache, or ``None`` without a cache."""
         if self.cache is None:
             return None
-        return looked_up(path, self.job, self.cache)
+        return looked_up(path, self.task, self.cache)
 
     @staticmethod
     def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:
@@ -160,7 +160,7 @@ class Workers:
                 self.executor = ProcessPoolExecutor(self.jobs, mp_context=start_method(),
                                                     initializer=tune_for_batch)
             try:
-                chunk.future = self.executor.submit(analyze_chunk, chunk.paths, chunk.read, self.job, self.cache)
+                chunk.future = self.executor.submit(analyze_chunk, chunk.paths, chunk.read, self.task, self.cache)
             except BrokenProcessPool:
                 self.discard_pool()
                 continue
@@ -185,7 +185,7 @@ class Workers:
         """One file in a process of its own: the way to tell which file of a lost chunk kills its worker."""
         with ProcessPoolExecutor(1, mp_context=start_method()) as single:
             try:
-                return single.submit(analyze_chunk, [path], [already], self.job, self.cache).result()[0]
+                return single.submit(analyze_chunk, [path], [already], self.task, self.cache).result()[0]
             except BrokenProcessPool:
                 return Failed(path, "internal error: the process analyzing this file died (a crash, or out of "
                                     "memory) (please report this with the file)", True)

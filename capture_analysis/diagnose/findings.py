@@ -16,7 +16,7 @@ from .. import rules
 from ..model import FileModel, Storage
 from ..parsing import ParsedFile, SyntaxProblem
 from ..policies import OPTIMAL, Policy
-from ..records import Decision, Retention, Step
+from ..results import Decision, Retention, Step
 from ..rules import Rule, Severity
 from ..words import SHOWN, capped, closure_subject
 

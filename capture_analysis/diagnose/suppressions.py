@@ -30,7 +30,7 @@ DIRECTIVE = re.compile(r"^(?://|/\*)\s*boxcheck-ignore(?P<kind>-next-line|-file)
 CODE_ITEM = re.compile(r"[\s,]*\b(?P<code>[A-Za-z]{2}\d{3})\b")
 
 
-class Scope(enum.Enum):
+class DirectiveKind(enum.Enum):
     LINE = "boxcheck-ignore"
     NEXT_LINE = "boxcheck-ignore-next-line"
     FILE = "boxcheck-ignore-file"
@@ -38,7 +38,7 @@ class Scope(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
-    scope: Scope
+    scope: DirectiveKind
     #: the comment's byte range: where an unused suppression is reported.
     start: int
     end: int
@@ -52,12 +52,12 @@ class Suppression:
         return (self.line is None or self.line == line) and (not self.codes or code in self.codes)
 
 
-def parse_comment(text: str) -> tuple[Scope, tuple[str, ...], str] | None:
-    """Scope, codes and reason of a comment that is a directive; ``None`` for any other comment."""
+def parse_comment(text: str) -> tuple[DirectiveKind, tuple[str, ...], str] | None:
+    """DirectiveKind, codes and reason of a comment that is a directive; ``None`` for any other comment."""
     match = DIRECTIVE.match(text)
     if match is None:
         return None
-    scope = {None: Scope.LINE, "-next-line": Scope.NEXT_LINE, "-file": Scope.FILE}[match["kind"]]
+    scope = {None: DirectiveKind.LINE, "-next-line": DirectiveKind.NEXT_LINE, "-file": DirectiveKind.FILE}[match["kind"]]
     rest = match["rest"]
     if text.startswith("/*"):
         rest = rest.removesuffix("*/")
@@ -78,9 +78,9 @@ def find(file: ParsedFile) -> list[Suppression]:
         parsed = parse_comment(source.snippet(node.start_byte, node.end_byte))
         if parsed is not None:
             scope, codes, reason = parsed
-            line = {Scope.LINE: source.line_of(node.start_byte),
-                    Scope.NEXT_LINE: source.line_of(node.end_byte) + 1,
-                    Scope.FILE: None}[scope]
+            line = {DirectiveKind.LINE: source.line_of(node.start_byte),
+                    DirectiveKind.NEXT_LINE: source.line_of(node.end_byte) + 1,
+                    DirectiveKind.FILE: None}[scope]
             found.append(Suppression(scope, node.start_byte, node.end_byte, line, codes, reason))
     return found
 
@@ -92,7 +92,7 @@ def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     before file directives, so a file directive that only repeats line
     directives is reported as unused.
     """
-    suppressions = sorted(find(file), key=lambda s: s.scope is Scope.FILE)
+    suppressions = sorted(find(file), key=lambda s: s.scope is DirectiveKind.FILE)
     if not suppressions:
         return diagnostics
     source = file.source

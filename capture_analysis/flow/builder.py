@@ -92,7 +92,7 @@ class ControlIndex:
 
 
 @dataclass(slots=True)
-class Frame:
+class JumpTargets:
     """What ``break``, ``continue`` and ``return`` can reach from inside a construct."""
 
     labels: frozenset[str]
@@ -123,7 +123,7 @@ class FlowBuilder:
         self.graph = FlowGraph()
         #: (start, -end, order, segment): intervals claimed; an inner (or later, for the same span) claim wins.
         self.claims: list[tuple[int, int, int, int]] = []
-        self.frames: list[Frame] = []
+        self.frames: list[JumpTargets] = []
         self.exit = -1
 
     # -- segments and claims --------------------------------------------------------------------

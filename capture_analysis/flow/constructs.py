@@ -21,7 +21,7 @@ import tree_sitter
 from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
-from .builder import Build, ControlIndex, FlowBuilder, Frame, Jump, Node, field_ids
+from .builder import Build, ControlIndex, FlowBuilder, JumpTargets, Jump, Node, field_ids
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
 
@@ -79,7 +79,7 @@ def labeled(b: FlowBuilder, node: Node, current: int) -> Build:
     if body.type in LOOPS:
         return (yield from loop(b, body, current, frozenset(labels)))
     after = b.new()
-    b.frames.append(Frame(frozenset(labels), break_to=after))
+    b.frames.append(JumpTargets(frozenset(labels), break_to=after))
     end = yield body, current
     b.frames.pop()
     b.edge(end, after)
@@ -127,7 +127,7 @@ def switch(b: FlowBuilder, node: Node, current: int) -> Build:
         test = yield clause.child_by_field_id(f.value), test
         b.edge(test, start)
     b.edge(test, default if default is not None else after)
-    b.frames.append(Frame(frozenset(), break_to=after, bare_break=True))
+    b.frames.append(JumpTargets(frozenset(), break_to=after, bare_break=True))
     previous: int | None = None
     for clause, start in zip(clauses, starts):
         if previous is not None:
@@ -150,7 +150,7 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     catch_entry = b.new() if handler is not None else None
     finally_entry = b.new() if finalizer is not None else None
     if finally_entry is not None:
-        b.frames.append(Frame(frozenset(), finally_entry=finally_entry))
+        b.frames.append(JumpTargets(frozenset(), finally_entry=finally_entry))
     first = len(b.graph.successors)
     end = (yield body, current) if body is not None else current
     target = catch_entry if catch_entry is not None else finally_entry
@@ -194,14 +194,14 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
         b.edge(current, test)
         current = yield node.child_by_field_id(f.condition), test
         b.edge(current, after)
-        end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=test, bare_break=True))
+        end = yield from body(b, node, current, JumpTargets(labels, break_to=after, continue_to=test, bare_break=True))
         b.edge(end, test, back)
         return after
     if kind == "do_statement":
         test = b.new()
         entry = b.new()
         b.edge(current, entry)
-        end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=test, bare_break=True),
+        end = yield from body(b, node, current, JumpTargets(labels, break_to=after, continue_to=test, bare_break=True),
                               entry)
         b.edge(end, test)
         current = yield node.child_by_field_id(f.condition), test
@@ -216,7 +216,7 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
         b.graph.loop_copies[node.start_byte] = (head,)
         left = node.child_by_field_id(f.left)
         turn = (yield left, head) if left is not None else head
-        end = yield from body(b, node, turn, Frame(labels, break_to=after, continue_to=head, bare_break=True))
+        end = yield from body(b, node, turn, JumpTargets(labels, break_to=after, continue_to=head, bare_break=True))
         b.edge(end, head, back)
         return after
     # ``for (init; test; update) body``: a ``let``/``const`` head is copied into a fresh binding after the
@@ -231,7 +231,7 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
     current = yield node.child_by_field_id(f.condition), test
     b.edge(current, after)
     next_copy = b.new()
-    end = yield from body(b, node, current, Frame(labels, break_to=after, continue_to=next_copy, bare_break=True))
+    end = yield from body(b, node, current, JumpTargets(labels, break_to=after, continue_to=next_copy, bare_break=True))
     b.edge(end, next_copy)
     update = b.new()
     b.edge(next_copy, update, Note(FlowEdge.UPDATE, node.start_byte))
@@ -241,7 +241,7 @@ def loop(b: FlowBuilder, node: Node, current: int, labels: frozenset[str] = froz
     return after
 
 
-def body(b: FlowBuilder, loop_node: Node, current: int, frame: Frame, entry: int | None = None) -> Build:
+def body(b: FlowBuilder, loop_node: Node, current: int, frame: JumpTargets, entry: int | None = None) -> Build:
     """A loop's body, from a segment of its own (``entry``, or a new one after ``current``), inside ``frame``."""
     if entry is None:
         entry = b.new()

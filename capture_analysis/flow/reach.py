@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 from ..model import Binding, FlowGraph, FlowNote, ScopeKind
 
 
-def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reach:
+def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reached:
     """Everything that can run after any of ``sources`` (offsets of closure creations)."""
-    found = Reach(graph)
+    found = Reached(graph)
     queue: deque[int] = deque()
     for offset in sources:
         segment = graph.segment_at(offset)
@@ -74,7 +74,7 @@ def barriers(binding: Binding, graph: FlowGraph) -> frozenset[int]:
 
 
 @dataclass(slots=True)
-class Reach:
+class Reached:
     graph: FlowGraph
     #: segments entered from their start: segment -> (predecessor, the note of the edge).
     entered: dict[int, tuple[int, FlowNote | None]] = field(default_factory=dict)

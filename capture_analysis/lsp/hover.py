@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from ..analyze import FileAnalysis
 from ..model import Closure, Storage
-from ..records import Decision, FunctionReport, Site
+from ..results import Decision, FunctionReport, Site
 from ..words import SHOWN, capped, closure_name
 
 STORAGE_WORDS = {

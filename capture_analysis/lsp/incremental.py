@@ -32,7 +32,7 @@ from .suppress import suppression_fixes
 
 
 @dataclass(frozen=True, slots=True)
-class Analyzed:
+class RevisionAnalyzed:
     """A finished analysis of one revision, with what hover and code actions need precomputed."""
 
     uri: str
@@ -51,7 +51,7 @@ class Analyzed:
 
 
 @dataclass(frozen=True, slots=True)
-class Skipped:
+class RevisionSkipped:
     """Not analyzed on purpose: the document is larger than ``maxFileSize``."""
 
     uri: str
@@ -61,19 +61,19 @@ class Skipped:
 
 
 @dataclass(frozen=True, slots=True)
-class Stale:
+class RevisionStale:
     """A newer revision exists: the edits were applied to the tree, the analysis was not run."""
 
     revision: int
 
 
 @dataclass(frozen=True, slots=True)
-class Failed:
+class RevisionFailed:
     revision: int
     message: str
 
 
-Outcome = Analyzed | Skipped | Stale | Failed
+RevisionOutcome = RevisionAnalyzed | RevisionSkipped | RevisionStale | RevisionFailed
 
 
 def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
@@ -120,19 +120,19 @@ class TreeKeeper:
         self.trees[snapshot.uri] = parsed
         return parsed, old is not None
 
-    def run(self, snapshot: Snapshot, settings: Settings, current_revision: Callable[[], int]) -> Outcome:
+    def run(self, snapshot: Snapshot, settings: Settings, current_revision: Callable[[], int]) -> RevisionOutcome:
         """One job.  Never raises: a failure is an outcome, and the next job parses from scratch."""
         try:
             if len(snapshot.source.data) > settings.max_file_size:
                 self.forget(snapshot.uri)
-                return Skipped(snapshot.uri, snapshot.revision, snapshot.version,
+                return RevisionSkipped(snapshot.uri, snapshot.revision, snapshot.version,
                                f"boxcheck: {snapshot.uri} is larger than maxFileSize ({settings.max_file_size} "
                                "bytes): not analyzed")
             started, cpu_started = time.perf_counter(), time.thread_time()
             syntax, incremental = self.update(snapshot)
             parsed = time.perf_counter()
             if current_revision() != snapshot.revision:
-                return Stale(snapshot.revision)
+                return RevisionStale(snapshot.revision)
             analysis = analyze_tree(syntax, settings)
             shown = [] if settings.excluded else analysis.shown
             fixes = declare_const_fixes(analysis, syntax.tree) + suppression_fixes(syntax, analysis.diagnostics,
@@ -140,8 +140,8 @@ class TreeKeeper:
             fixes += own_block_fixes(analysis, syntax.tree)
             index = BindingIndex(analysis)
             done = time.perf_counter()
-            return Analyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index, fixes,
+            return RevisionAnalyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index, fixes,
                             parsed - started, done - parsed, time.thread_time() - cpu_started, incremental)
         except Exception:  # one bad document must not stop the server
             self.forget(snapshot.uri)
-            return Failed(snapshot.revision, traceback.format_exc())
+            return RevisionFailed(snapshot.revision, traceback.format_exc())

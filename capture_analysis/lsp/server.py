@@ -26,7 +26,7 @@ from .carry import Carried, innermost_closure, moved_positions, relocated, shown
 from .documents import Change, Document, file_path, grammar_path
 from .edit_map import EditMap
 from .hover import hover_markdown
-from .incremental import Analyzed, Failed, Outcome, Skipped
+from .incremental import RevisionAnalyzed, RevisionFailed, RevisionOutcome, RevisionSkipped
 from .scheduler import Scheduler
 from .settings import SECTION, ClientSettings, ConfigFiles, Settings, client_settings, resolve
 
@@ -159,18 +159,18 @@ class BoxcheckServer(LanguageServer):
             if carried is not None and document is not None:
                 document.untrack(carried.edits)
 
-    def publish(self, document: Document, outcome: Outcome, edits: EditMap) -> None:
-        if isinstance(outcome, Failed):
+    def publish(self, document: Document, outcome: RevisionOutcome, edits: EditMap) -> None:
+        if isinstance(outcome, RevisionFailed):
             logger.error("analysis of %s failed:\n%s", document.uri, outcome.message)
             self.window_log_message(types.LogMessageParams(
                 types.MessageType.Error, f"boxcheck: internal error on {document.uri} (please report it):\n"
                                          f"{outcome.message}"))
             return
         diagnostics: list[dict[str, Any]] = []
-        if isinstance(outcome, Skipped):
+        if isinstance(outcome, RevisionSkipped):
             self.tell([outcome.message])
             self.forget_kept(document.uri)
-        elif isinstance(outcome, Analyzed):
+        elif isinstance(outcome, RevisionAnalyzed):
             logger.info("analyzed %s v%s: parse %.1f ms (%s), analysis %.1f ms, cpu %.1f ms", document.uri,
                         outcome.version, outcome.parse_seconds * 1000, "incremental" if outcome.incremental
                         else "full", outcome.analyze_seconds * 1000, outcome.cpu_seconds * 1000)

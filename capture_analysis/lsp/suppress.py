@@ -52,7 +52,7 @@ def suppress_fix(source: SourceFile, tree: tree_sitter.Tree, diagnostic: Diagnos
     text = source.line_text(line)
     indent = text[:len(text) - len(text.lstrip(" \t"))]
     code = diagnostic.rule.code
-    comment = f"{indent}// {suppressions.Scope.NEXT_LINE.value} {code}\n"
+    comment = f"{indent}// {suppressions.DirectiveKind.NEXT_LINE.value} {code}\n"
     return Fix(f"Suppress {code} on line {line}", ActionKind.QUICK_FIX, diagnostic.start, diagnostic.end,
                (Replacement(line_start, line_start, comment),), diagnostic)
 

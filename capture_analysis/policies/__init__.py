@@ -19,7 +19,7 @@ from ..allocations import allocate
 from ..decide import decide
 from ..model import Closure, FileModel
 from ..parsing import ParsedFile
-from ..records import Decision, FunctionReport
+from ..results import Decision, FunctionReport
 from . import legacy, v8
 
 

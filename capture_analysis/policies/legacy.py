@@ -50,7 +50,7 @@ from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
 from ..parsing import ParsedFile, branch_around
-from ..records import Decision, FunctionReport, Step, StepRole
+from ..results import Decision, FunctionReport, Step, StepRole
 from ..words import SHOWN, capped, closure_label
 from .legacy_syntax import LegacySyntax
 

@@ -35,7 +35,7 @@ from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, FileModel, Scope, Storage
 from ..parsing import ParsedFile
-from ..records import Decision, FunctionReport, PolicySite, Step, StepRole
+from ..results import Decision, FunctionReport, PolicySite, Step, StepRole
 from ..v8_scopes import ContextScopes, Part
 from ..words import closure_label, closure_list
 

@@ -9,7 +9,7 @@ to reporter classes.
 
 from __future__ import annotations
 
-from .base import FileCounts, Piece, Reporter, RunOptions, Totals
+from .reporter import FileCounts, Piece, Reporter, RunOptions, Totals
 from .github import GithubReporter
 from .json_report import JsonReporter
 from .lsp import LspReporter

@@ -59,7 +59,7 @@ import networkx as nx
 from ..analyze import FileAnalysis
 from ..escape import ESCAPE, note
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
-from ..records import Decision, FunctionReport, PolicySite, Site
+from ..results import Decision, FunctionReport, PolicySite, Site
 from .dot_layout import Cluster, Edge, Node, emit, grid
 from .dot_retention import kept_alive_edges
 from .dot_selection import LABEL_NAMES, TOOLTIP_NAMES, Selection, names

@@ -16,8 +16,8 @@ from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
 from ..rules import RULES, Severity
 from ..source import PositionEncoding, SourceFile
-from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
-from .record import DiagnosticRecord, FileRecord, diagnostic_data, severity
+from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_json
+from .file_record import DiagnosticRecord, FileRecord, diagnostic_data, severity
 
 SOURCE = "boxcheck"
 

@@ -17,9 +17,9 @@ from typing import Any, TextIO
 from .. import rules
 from ..words import SHOWN, capped
 from ..rules import Severity
-from .base import Reporter, RunOptions, Totals
-from .json_records import lines
-from .record import DiagnosticRecord, FileRecord, Frame, severity
+from .reporter import Reporter, RunOptions, Totals
+from .json_text import lines
+from .file_record import DiagnosticRecord, FileRecord, Frame, severity
 from .style import PLAIN, Style
 
 UNSUPPORTED = rules.UNSUPPORTED_TYPE_SYNTAX.code

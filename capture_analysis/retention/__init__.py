@@ -35,12 +35,12 @@ from dataclasses import replace
 from ..escape import EscapeGraph
 from ..model import Binding, Closure, FileModel
 from ..parsing import ParsedFile
-from ..records import Retention, Step, StepRole
+from ..results import Retention, Step, StepRole
 from ..source import SourceFile
 from ..v8_scopes import ContextScope, Part
 from ..words import closure_label
 from .contexts import Candidates
-from .reach import Reach, escape_routes
+from .reach import CanRun, escape_routes
 from .values import ValueShapes
 
 __all__ = ["find_retentions"]
@@ -70,7 +70,7 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
                and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
     if not pending:
         return []
-    reach: Reach | None = None
+    reach: CanRun | None = None
     found = Found(candidates, shapes)
     enclosing: dict[Closure, Closure | None] = {}
     for closure in pending:
@@ -90,7 +90,7 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
         if not left_over:
             continue
         if reach is None:
-            reach = Reach(model, file, graph, candidates.bit)  # the costliest question, asked last
+            reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
         left_over &= ~reach.uses(closure)
         if left_over:
             found.add(closure, left_over, reach)
@@ -108,7 +108,7 @@ class Found:
         self.dead = 0
         self.retainers: dict[Binding, list[Closure]] = {}
 
-    def add(self, closure: Closure, left_over: int, reach: Reach) -> None:
+    def add(self, closure: Closure, left_over: int, reach: CanRun) -> None:
         bindings = self.candidates.bindings
         while left_over:
             low = left_over & -left_over

@@ -59,7 +59,7 @@ RECEIVER_STEPS = frozenset({"member_expression", "subscript_expression", "call_e
 CLASS_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration"})
 
 
-class Reach:
+class CanRun:
     """The "can run" graph of one file and each closure's uses, as bits of ``bit`` (candidate bindings)."""
 
     def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph, bit: dict[Binding, int]):

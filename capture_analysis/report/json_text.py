@@ -15,7 +15,7 @@ from typing import Any
 
 from ..diagnose import Diagnostic
 from ..model import BindingKind, Closure, Storage
-from ..records import Decision, FunctionReport, Retention
+from ..results import Decision, FunctionReport, Retention
 from ..source import SourceFile
 
 #: a module wrapper's binding may be kept by thousands of closures: the first ones, and how many there are.
@@ -29,7 +29,7 @@ _WORD_TEXT: dict[enum.Enum, str] = {member: encode_basestring(member.value) for 
 _string: Callable[[str], str] = encode_basestring
 
 
-class FileRecords:
+class JsonText:
     """The JSON records of one file.
 
     A binding's record is written as JSON text directly: a run makes one per binding,

@@ -1,9 +1,10 @@
-"""The records of a run over many files: what a job is, and what it gives back for each file.
+"""What a run asks of each of its files, and what each gives back, in a form that crosses processes.
 
-A ``Job`` is everything besides a file's bytes that decides its output (what
-of it decides a record is the cache's key); an ``Outcome`` is what a file gives back, computed here, in a
-worker process or read from the cache (``outcome``).  Plain data, so that
-``cache``, ``outcome`` and ``workers`` all import them and none another's.
+A ``FileTask`` is everything besides a file's bytes that decides its output
+(what of it decides a record is the cache's key), with the analyzer made
+from it once; an ``Outcome`` is what a file gives back, computed here, in a
+worker process or read from the cache (``outcome``).  ``cache``,
+``outcome`` and ``workers`` all import them and none another's.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from ..report import FileCounts, RunOptions
 from ..rules import Severity
 
 if TYPE_CHECKING:
-    from ..report.record import FileRecord
+    from ..report.file_record import FileRecord
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
+class FileTask:
     """Everything besides a file's bytes that decides its output; picklable, for the ``--jobs`` workers.
 
     The cache's key holds only what decides a file's record (``identity``): the format and the options that
@@ -35,7 +36,7 @@ class Job:
     #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
     severities: tuple[tuple[str, Severity | None], ...]
     max_file_size: int
-    #: how each file is analyzed: made here, once, from the options (and sent to the workers with the job).
+    #: how each file is analyzed: made here, once, from the options (and sent to the workers with the task).
     analyzer: Analyzer = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -45,11 +46,11 @@ class Job:
         object.__setattr__(self, "analyzer", analyzer)
 
     @classmethod
-    def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> Job:
+    def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> FileTask:
         return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
 
     def identity(self) -> list[object]:
-        """What of the job changes a file's record, as JSON data for the cache key."""
+        """What of the task changes a file's record, as JSON data for the cache key."""
         return [self.options.policy, list(self.options.compare),
                 [[code, None if level is None else level.label] for code, level in self.severities]]
 

@@ -13,7 +13,7 @@ from ..diagnose import Diagnostic
 from ..rules import Severity
 
 if TYPE_CHECKING:
-    from .record import FileRecord
+    from .file_record import FileRecord
 
 
 @dataclass(slots=True)
@@ -42,7 +42,7 @@ class FileCounts:
     per_iteration: int
     #: the severity of each diagnostic shown, in order.
     levels: tuple[Severity, ...]
-    #: sites made once per program (``records.Site.once``).
+    #: sites made once per program (``results.Site.once``).
     once: int = 0
 
     @classmethod
