@@ -7,7 +7,7 @@ the escaping ones carry their reason, made once per distinct reason.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from types import SimpleNamespace
 
 import tree_sitter
@@ -82,7 +82,7 @@ def decode_identifier_escapes(text: str) -> str:
     return IDENTIFIER_ESCAPE.sub(char, text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def escaping(why: str) -> Use:
     """The use of a value that may outlive the activation, for this reason (one object per reason)."""
     return Use(UseKind.ESCAPE, why)
@@ -105,7 +105,7 @@ FIELDS = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def field_ids(language: tree_sitter.Language) -> SimpleNamespace:
     """The ids of ``FIELDS`` in ``language``: they differ between the TypeScript and TSX grammars.
 

@@ -289,7 +289,7 @@ class Panel:
             if binding in in_sites:
                 continue
             decision = self.decision_of[binding]
-            if decision.storage is Storage.LOCAL and not self.show_all or not self.selection.shows_binding(binding):
+            if (decision.storage is Storage.LOCAL and not self.show_all) or not self.selection.shows_binding(binding):
                 continue
             self.container(closure, binding.scope.instance_loop).nodes.append(self.binding_node(binding))
         for number, site in enumerate(sites):
