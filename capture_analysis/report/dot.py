@@ -136,8 +136,8 @@ def escape_of(analysis: FileAnalysis, closure: Closure) -> Escape | None:
         return None
     path = nx.shortest_path(graph.graph, closure, ESCAPE)
     via = next((node for node in path[1:-1] if isinstance(node, Closure)), None)
-    last = graph.graph.edges[path[-2], ESCAPE]
-    return Escape(via, last["offset"], note(last["why"]))
+    offset, why = graph.note_of(path[-2], ESCAPE)
+    return Escape(via, offset, note(why))
 
 
 def subtree(roots: Sequence[Closure]) -> list[Closure]:
