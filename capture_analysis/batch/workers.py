@@ -182,6 +182,7 @@ class Workers:
         return chunk.outcomes
 
     def each_alone(self, chunk: Chunk) -> list[Outcome]:
+        """Every file of a chunk that no worker analyzed, each ``alone``."""
         return [self.alone(path, already) for path, already in zip(chunk.paths, chunk.read, strict=True)]
 
     def alone(self, path: str, already: Read | None) -> Outcome:
