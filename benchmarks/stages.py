@@ -29,8 +29,8 @@ from capture_analysis.escape import EscapeGraph
 from capture_analysis.parsing import new_parser, repaired, uses_tsx
 from capture_analysis.policies import OPTIMAL
 from capture_analysis.report import Reporter, RunOptions
-from capture_analysis.report.json_report import JsonReporter
 from capture_analysis.report.file_record import file_record
+from capture_analysis.report.json_report import JsonReporter
 from capture_analysis.retention import find_retentions
 
 from .measure import file_list

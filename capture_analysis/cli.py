@@ -24,10 +24,10 @@ from . import config as configuration
 from .batch import gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect
-from .batch.tasks import Failed, FileTask, Outcome
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
 from .batch.shard import Shard
+from .batch.tasks import Failed, FileTask, Outcome
 from .batch.workers import default_jobs, outcomes, worth_a_pool
 from .compare import parse_policies
 from .policies import POLICIES
@@ -256,7 +256,8 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
         paths = args.shard.select(paths)
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
-    for outcome in file_outcomes(args, paths, FileTask.of(args.format, options, settings, args.max_file_size), settings):
+    task = FileTask.of(args.format, options, settings, args.max_file_size)
+    for outcome in file_outcomes(args, paths, task, settings):
         if isinstance(outcome, Failed):
             print(f"boxcheck: {outcome.path}: {outcome.message}", file=sys.stderr)
             io_errors += outcome.is_error or outcome.path in named

@@ -230,7 +230,8 @@ def policies_json(comparison: Comparison, closure: Closure) -> dict[str, Any] | 
     row = comparison.row_of(closure)
     if row is None:
         return None
-    return {name: counts_json(counts, row.counts[0]) for name, counts in zip(comparison.policies, row.counts)}
+    return {name: counts_json(counts, row.counts[0])
+            for name, counts in zip(comparison.policies, row.counts, strict=True)}
 
 
 def deciding(names: tuple[str, ...]) -> Decide:

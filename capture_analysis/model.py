@@ -189,7 +189,7 @@ class Scope:
     #: before the class's own name is bound (decide.py, exception (c)).
     decorated: bool = False
     #: for a function scope: the function declarations in its blocks (``block_functions``).
-    block_functions: list | None = field(default=None, repr=False)
+    block_functions: list[BlockFunction] | None = field(default=None, repr=False)
     #: for a function scope: its parameters hold an expression (a default, a computed key), so its body's
     #: ``var``\ s and functions live in an environment of their own: ``function f(a, g = () => a) { var a }``
     #: has two ``a`` bindings, the parameter that ``g`` sees and the body's, which starts as its copy.
@@ -228,6 +228,17 @@ class Binding:
     @property
     def closure(self) -> Closure:
         return self.scope.closure
+
+
+@dataclass(slots=True)
+class BlockFunction:
+    """A function declaration in a block of a sloppy-mode function (``bind.block_functions``)."""
+
+    block: Scope
+    #: the declaration's own binding, in ``block``.
+    binding: Binding
+    #: where the declaration stands: its write to the function-level ``var`` runs there.
+    statement: int
 
 
 @dataclass(slots=True, eq=False)

@@ -189,7 +189,7 @@ def test_the_header_policy_decides_storages(tmp_path, everything_boxed):
 
 def test_an_unregistered_policy_is_a_clear_error(tmp_path, capsys):
     path = write(tmp_path, "//@ policy: legacy2019\n" + COUNTER)
-    code, out, err = verify(capsys, path)
+    code, _, err = verify(capsys, path)
     assert code == 2
     assert f"{path}:1:13: error: unknown policy `legacy2019`; registered policies: " in err
     path = write(tmp_path, COUNTER.replace("allocates 1 per call", "allocates 1 per call (v9: 2 per call)"))
@@ -241,7 +241,7 @@ def test_update_rewrites_annotations_from_the_results_and_keeps_bad_answers(tmp_
     assert f"updated {path}" in err
     after = path.read_text().splitlines()
     assert len(after) == len(before)
-    for old, new in zip(before, after):  # code never moves: annotations change at line ends only
+    for old, new in zip(before, after, strict=True):  # code never moves: annotations change at line ends only
         assert new.split("//")[0].rstrip() == old.split("//")[0].rstrip()
     assert after[0].endswith("{ //~ allocates 1 per call")
     # `keep(() => i)` escapes and holds the context that the returned arrow put `count` in (BX107)

@@ -10,9 +10,9 @@ import pytest
 from capture_analysis import rules
 from capture_analysis.analyze import analyze_text
 from capture_analysis.diagnose import Diagnostic
+from capture_analysis.report.file_record import diagnostic_record
 from capture_analysis.report.github import annotation, escape_data, escape_property
 from capture_analysis.report.json_text import JsonText
-from capture_analysis.report.file_record import diagnostic_record
 
 from .conftest import ROOT
 from .golden_outputs import INPUTS, check_golden, golden_name, run_cli
@@ -49,7 +49,7 @@ def test_annotations_carry_the_json_positions(path, monkeypatch):
     diagnostics = json.loads(doc)["files"][0]["diagnostics"]
     parsed = [parse(line) for line in out.splitlines()]
     assert len(parsed) == len(diagnostics)
-    for (name, props, message), diagnostic in zip(parsed, diagnostics):
+    for (name, props, message), diagnostic in zip(parsed, diagnostics, strict=True):
         assert name == {"info": "notice", "hint": "notice"}.get(diagnostic["severity"], diagnostic["severity"])
         assert props == {"file": path, "line": str(diagnostic["line"]), "col": str(diagnostic["column"]),
                          "endLine": str(diagnostic["end_line"]), "endColumn": str(diagnostic["end_column"]),

@@ -16,8 +16,8 @@ import pytest
 from capture_analysis.analyze import Analyzer, analyze_source
 from capture_analysis.batch import outcome
 from capture_analysis.batch import workers as parallel
-from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.batch.loading import load
+from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.cli import main
 from capture_analysis.report import FORMATS, RunOptions
 

@@ -15,8 +15,7 @@ import pytest
 
 from capture_analysis.analyze import FileAnalysis, analyze_text
 from capture_analysis.policies import POLICIES, Policy
-from capture_analysis.results import PolicySite
-from capture_analysis.results import FunctionReport
+from capture_analysis.results import FunctionReport, PolicySite
 
 from .conftest import ROOT, SHARED
 

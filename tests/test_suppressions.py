@@ -8,8 +8,8 @@ import textwrap
 import pytest
 
 from capture_analysis.analyze import analyze_text
-from capture_analysis.rules import RULES
 from capture_analysis.diagnose.suppressions import DirectiveKind, apply, find, parse_comment
+from capture_analysis.rules import RULES
 
 from .golden_outputs import run_cli
 

@@ -132,9 +132,10 @@ class Cache:
             return
         counts = outcome.counts
         record = outcome.record
-        if record["bindings"] is None:
+        bindings = record["bindings"]
+        if bindings is None:
             return  # an incomplete record (``report.file_record``) serves only the run that made it
-        encoded = [record[field].encode("utf-8", "surrogatepass") for field in RAW]
+        encoded = [text.encode("utf-8", "surrogatepass") for text in (bindings, record["functions"])]  # RAW's order
         stored: dict[str, Any] = {
             "record": {key: value for key, value in record.items() if key not in RAW},
             "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels],

@@ -19,8 +19,8 @@ from ..report import FileCounts
 from ..report.file_record import file_record
 from ..source import SourceFile
 from . import gc_tuning
-from .tasks import Analyzed, Failed, FileTask, Outcome
 from .loading import LoadError, checked, read
+from .tasks import Analyzed, Failed, FileTask, Outcome
 
 if TYPE_CHECKING:
     from .cache import Cache

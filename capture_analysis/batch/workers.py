@@ -33,8 +33,8 @@ from multiprocessing.context import BaseContext
 
 from .cache import Cache
 from .gc_tuning import tune_for_batch
-from .tasks import Failed, FileTask, Outcome
 from .outcome import Read, internal_error, looked_up, outcome_at
+from .tasks import Failed, FileTask, Outcome
 
 CHUNK_FILES = 16
 CHUNK_BYTES = 128 * 1024
@@ -77,7 +77,7 @@ def outcomes(paths: Sequence[str], task: FileTask, jobs: int, cache: Cache | Non
 
 def analyze_chunk(paths: list[str], read: list[Read | None], task: FileTask, cache: Cache | None) -> list[Outcome]:
     """What a worker runs: ``read[i]``, what the parent read of ``paths[i]`` to ask the cache, if it did."""
-    return [outcome_at(path, task, cache, already) for path, already in zip(paths, read)]
+    return [outcome_at(path, task, cache, already) for path, already in zip(paths, read, strict=True)]
 
 
 def start_method() -> BaseContext:
@@ -88,7 +88,7 @@ def start_method() -> BaseContext:
 
 
 class Chunk:
-    __slots__ = ("paths", "read", "size", "future", "outcomes")
+    __slots__ = ("future", "outcomes", "paths", "read", "size")
 
     def __init__(self) -> None:
         self.paths: list[str] = []
@@ -166,7 +166,7 @@ class Workers:
                 continue
             self.running.add(chunk.future)
             return
-        chunk.outcomes = [self.alone(path, already) for path, already in zip(chunk.paths, chunk.read)]
+        chunk.outcomes = self.each_alone(chunk)
 
     def finished(self, chunk: Chunk) -> list[Outcome]:
         if chunk.outcomes is None:
@@ -176,10 +176,14 @@ class Workers:
             except Exception as error:  # a dead worker, or a result that could not be sent back
                 if isinstance(error, BrokenProcessPool):
                     self.discard_pool()
-                chunk.outcomes = [self.alone(path, already) for path, already in zip(chunk.paths, chunk.read)]
+                chunk.outcomes = self.each_alone(chunk)
             self.running.discard(chunk.future)
             chunk.future = None
         return chunk.outcomes
+
+    def each_alone(self, chunk: Chunk) -> list[Outcome]:
+        """Every file of a chunk that no worker analyzed, each ``alone``."""
+        return [self.alone(path, already) for path, already in zip(chunk.paths, chunk.read, strict=True)]
 
     def alone(self, path: str, already: Read | None) -> Outcome:
         """One file in a process of its own: the way to tell which file of a lost chunk kills its worker."""

@@ -224,11 +224,10 @@ class Binder:
     ) -> Binding:
         name = self.name_of(name_node)
         existing = scope.declarations.get(name)
-        if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM):
-            if not (existing.kind is BindingKind.PARAM and kind is not BindingKind.PARAM
-                    and scope.parameter_expressions):
-                # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
-                return existing
+        if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM) and not (
+                existing.kind is BindingKind.PARAM and kind is not BindingKind.PARAM and scope.parameter_expressions):
+            # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
+            return existing
         binding = Binding(name, kind, scope, name_node.start_byte, name_node.end_byte, init_offset,
                           per_iteration_of=per_iteration_of)
         scope.declarations[name] = binding
@@ -416,7 +415,6 @@ class Binder:
 
 def skip_node(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """The handler of nodes with no run-time code (``dispatch.TYPE_ONLY``): never pushed at all."""
-    return None
 
 
 def visit_unknown(binder: Binder, node: Node, scope: Scope, use: Use) -> None:

@@ -12,7 +12,7 @@ gets when a syntax error leaves it loose.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter
 
@@ -131,7 +131,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def dispatch_table(language: tree_sitter.Language) -> dict[int, Handler]:
     """Handlers by node kind id, built once per grammar: dispatch on ints, not on type strings."""
     by_name: dict[str, Handler] = dict(HANDLERS)

@@ -77,10 +77,10 @@ def mark(references: list[Reference], root: Node, data: bytes, path: str) -> Non
         if not simple_parameter_list(params) or is_strict(closure, root, data):
             continue
         closure.arguments_uses = uses
-        nodes = [root.descendant_for_byte_range(use.start, use.end) for use in uses]
-        closure.arguments_write = next((use for use, node in zip(uses, nodes) if may_write(node)), None)
-        closure.arguments_callee = next((use for use, node in zip(uses, nodes) if may_hand_out_callee(node)), None)
-        closure.arguments_exposes = next((use for use, node in zip(uses, nodes) if not reads_length(node)), None)
+        nodes = [(use, root.descendant_for_byte_range(use.start, use.end)) for use in uses]
+        closure.arguments_write = next((use for use, node in nodes if may_write(node)), None)
+        closure.arguments_callee = next((use for use, node in nodes if may_hand_out_callee(node)), None)
+        closure.arguments_exposes = next((use for use, node in nodes if not reads_length(node)), None)
 
 
 def owner(ref: Reference) -> Closure | None:

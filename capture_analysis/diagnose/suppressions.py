@@ -57,7 +57,8 @@ def parse_comment(text: str) -> tuple[DirectiveKind, tuple[str, ...], str] | Non
     match = DIRECTIVE.match(text)
     if match is None:
         return None
-    scope = {None: DirectiveKind.LINE, "-next-line": DirectiveKind.NEXT_LINE, "-file": DirectiveKind.FILE}[match["kind"]]
+    scope = {None: DirectiveKind.LINE, "-next-line": DirectiveKind.NEXT_LINE,
+             "-file": DirectiveKind.FILE}[match["kind"]]
     rest = match["rest"]
     if text.startswith("/*"):
         rest = rest.removesuffix("*/")
@@ -109,7 +110,7 @@ def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             used[covering[0]].add(code)
         else:
             kept.append(diagnostic)
-    for suppression, codes, seen in zip(suppressions, used, covered):
+    for suppression, codes, seen in zip(suppressions, used, covered, strict=True):
         kept.extend(unused(suppression, codes, seen))
     kept.sort(key=lambda d: (d.start, d.rule.code))
     return kept

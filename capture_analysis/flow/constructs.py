@@ -21,7 +21,7 @@ import tree_sitter
 from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
-from .builder import Build, ControlIndex, FlowBuilder, JumpTargets, Jump, Node, field_ids
+from .builder import Build, ControlIndex, FlowBuilder, Jump, JumpTargets, Node, field_ids
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
 
@@ -119,7 +119,7 @@ def switch(b: FlowBuilder, node: Node, current: int) -> Build:
     starts = [b.new() for _ in clauses]
     test = entry
     default = None
-    for clause, start in zip(clauses, starts):
+    for clause, start in zip(clauses, starts, strict=True):
         b.claim(clause, start)
         if clause.type == "switch_default":
             default = start
@@ -129,7 +129,7 @@ def switch(b: FlowBuilder, node: Node, current: int) -> Build:
     b.edge(test, default if default is not None else after)
     b.frames.append(JumpTargets(frozenset(), break_to=after, bare_break=True))
     previous: int | None = None
-    for clause, start in zip(clauses, starts):
+    for clause, start in zip(clauses, starts, strict=True):
         if previous is not None:
             b.edge(previous, start, Note(FlowEdge.FALLTHROUGH, clause.start_byte))
         value = clause.child_by_field_id(f.value)

@@ -15,6 +15,7 @@ of their own, where that is exact (``own_block``).
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +56,8 @@ def touching(fixes: list[Fix], start: int, end: int, only: list[str] | None) -> 
     return [fix for fix in fixes if fix.start <= end and start <= fix.end and wanted(fix.kind, only)]
 
 
-def code_action(fix: Fix, uri: str, to_range: Any, diagnostic: Any = None) -> dict[str, Any]:
+def code_action(fix: Fix, uri: str, to_range: Callable[[int, int], dict[str, dict[str, int]]],
+                diagnostic: dict[str, Any] | None = None) -> dict[str, Any]:
     """An LSP ``CodeAction``; ``to_range(start, end)`` converts byte offsets, ``diagnostic`` is the LSP form."""
     action: dict[str, Any] = {
         "title": fix.title,

@@ -118,7 +118,8 @@ class Scheduler:
         job = self.executor.submit(self.keeper.run, snapshot, settings, wanted)
         asyncio.wrap_future(job).add_done_callback(partial(self.finished, document, settings, edits))
 
-    def finished(self, document: Document, settings: Settings, edits: EditMap, future: asyncio.Future[RevisionOutcome]) -> None:
+    def finished(self, document: Document, settings: Settings, edits: EditMap,
+                 future: asyncio.Future[RevisionOutcome]) -> None:
         if future.cancelled() or self.documents.get(document.uri) is not document:
             document.untrack(edits)
             return
@@ -126,7 +127,8 @@ class Scheduler:
         if isinstance(outcome, RevisionAnalyzed):
             self.pace(document, outcome, settings)
         current = outcome.revision == document.revision
-        if isinstance(outcome, RevisionStale) or not (current or document.on_save and isinstance(outcome, RevisionAnalyzed)):
+        saved = document.on_save and isinstance(outcome, RevisionAnalyzed)
+        if isinstance(outcome, RevisionStale) or not (current or saved):
             document.untrack(edits)
             return
         if isinstance(outcome, RevisionAnalyzed):

@@ -15,7 +15,7 @@ one, and the retention check stops at one; they must agree.
 from __future__ import annotations
 
 import os.path
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter
 import tree_sitter_typescript
@@ -35,7 +35,7 @@ FUNCTION_NODES = frozenset(
 DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def language(tsx: bool) -> tree_sitter.Language:
     raw = tree_sitter_typescript.language_tsx() if tsx else tree_sitter_typescript.language_typescript()
     return tree_sitter.Language(raw)

@@ -25,8 +25,8 @@ from dataclasses import replace
 
 import tree_sitter
 
-from .constructs import FAMILIES
 from ..source import SourceFile
+from .constructs import FAMILIES
 from .languages import is_typed, new_parser, uses_tsx
 from .parsed_file import ParsedFile, Rewrite
 from .problems import SyntaxProblem, context_of, damage, syntax_problems

@@ -9,7 +9,7 @@ tree around a binding, a reference or a closure (``parsing.ParsedFile``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter
 
@@ -29,7 +29,7 @@ FUNCTION_TYPES = frozenset({"function_declaration", "generator_function_declarat
 DECLARATION_TYPES = frozenset({"lexical_declaration", "variable_declaration", "using_declaration"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def accessor_objects(tsx: bool) -> tree_sitter.Query:
     """Object literals with a getter or a setter among their members."""
     return tree_sitter.Query(language(tsx), '(object (method_definition ["get" "set"])) @object')

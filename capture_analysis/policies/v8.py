@@ -64,7 +64,8 @@ class V8Decider(BindingDecider):
         elif context.part is Part.CATCH:
             why = "a named catch parameter: V8 gives it a context slot whether or not a closure captures it"
         elif capturers:
-            why = f"referenced across a function boundary by {closure_list(self.source, capturers)}: V8 gives it a context slot, written or not"
+            why = (f"referenced across a function boundary by {closure_list(self.source, capturers)}: "
+                   "V8 gives it a context slot, written or not")
         else:
             decision.reason = "no inner function refers to it: V8 keeps it in a register or stack slot"
             return decision

@@ -9,10 +9,10 @@ to reporter classes.
 
 from __future__ import annotations
 
-from .reporter import FileCounts, Piece, Reporter, RunOptions, Totals
 from .github import GithubReporter
 from .json_report import JsonReporter
 from .lsp import LspReporter
+from .reporter import FileCounts, Piece, Reporter, RunOptions, Totals
 from .sarif import SarifReporter
 from .text import TextReporter
 

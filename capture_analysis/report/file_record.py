@@ -115,7 +115,7 @@ def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Dia
     out["frame"] = frame(source, diagnostic.start, diagnostic.end)
     subject = diagnostic.decision or diagnostic.retention
     steps = diagnostic.evidence
-    if steps:
+    if steps and subject is not None:  # evidence is the decision's or the retention's
         out["evidence"] = [[evidence.label(step), evidence.meaning(subject, index),
                             frame(source, step.offset, token_end(source, step.offset)), step.text]
                            for index, step in enumerate(steps)]

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import document_json
-from .reporter import Reporter, RunOptions, StreamedArray, Totals
 from .json_text import COMPACT, lines
+from .reporter import Reporter, RunOptions, StreamedArray, Totals
 
 if TYPE_CHECKING:
     from .file_record import FileRecord

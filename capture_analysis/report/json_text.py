@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from collections.abc import Callable, Iterable
+from json import encoder as json_encoder
+from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnose import Diagnostic
@@ -140,6 +141,9 @@ def _compact_encoder() -> Callable[[Any], str]:
     binding: the C encoder made once spends about a third less per record.  Circular
     references are not checked (records are trees built here).
     """
+    # the C encoder's factory (None without the C accelerator), which typeshed does not declare.
+    c_make_encoder: Callable[..., Callable[[object, int], Iterable[str]]] | None = getattr(
+        json_encoder, "c_make_encoder", None)
     if c_make_encoder is None:
         return json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
     chunks = c_make_encoder(None, json.JSONEncoder().default, encode_basestring, None, ": ", ", ", False, False, True)

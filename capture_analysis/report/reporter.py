@@ -60,7 +60,7 @@ class Totals:
     per_iteration: int = 0
     once: int = 0
     unreadable: int = 0
-    by_severity: dict[Severity, int] = field(default_factory=lambda: {s: 0 for s in Severity})
+    by_severity: dict[Severity, int] = field(default_factory=lambda: dict.fromkeys(Severity, 0))
 
     def add(self, analysis: FileAnalysis, shown: list[Diagnostic]) -> None:
         self.count(FileCounts.of(analysis, shown))
@@ -129,8 +129,8 @@ class Reporter(abc.ABC):
     def add(self, piece: Piece) -> None:
         """Take one rendered file (in input order)."""
 
-    def failure(self, path: str, message: str) -> None:
+    def failure(self, path: str, message: str) -> None:  # noqa: B027 (a hook: a format may add nothing)
         """A file that could not be read or analyzed; the message is also printed on stderr."""
 
-    def finish(self, totals: Totals) -> None:
+    def finish(self, totals: Totals) -> None:  # noqa: B027 (a hook: a format may add nothing)
         """Called once after the last file."""

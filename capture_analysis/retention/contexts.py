@@ -91,10 +91,9 @@ class Candidates:
         if binding.scope.has_direct_eval:
             return False
         init = binding.init_closure
-        if init is not None and init.parent is closure and not any(
-                ref.is_write and not ref.is_declaration_write for ref in binding.references):
-            return False  # ``function helper() {}``, ``const f = () => ...``: the function object only
-        return True
+        # not ``function helper() {}``, ``const f = () => ...``: the function object only
+        return not (init is not None and init.parent is closure and not any(
+            ref.is_write and not ref.is_declaration_write for ref in binding.references))
 
     def in_context(self, binding: Binding, closure: Closure) -> bool:
         for ref in binding.references:
