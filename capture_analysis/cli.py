@@ -6,8 +6,8 @@ the command line that was skipped, an internal error on one file).  Every
 other file is still analyzed and reported.
 
 Files are analyzed by ``--jobs`` worker processes (``batch/workers``) or through
-the cache (``cache``); either way the reporter receives their outcomes
-(``outcome``) in input order, so the output does not depend on either.
+the cache (``batch/cache``); either way the reporter receives their outcomes
+(``batch/tasks``) in input order, so the output does not depend on either.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """The data the scope builder produces: scopes, bindings, references, closures.
 
-No logic lives here beyond small derived properties.  Offsets are UTF-8 byte
-offsets into ``SourceFile.data``; positions are computed only for what is
-reported (``source.SourceFile.position``).
+No phase's logic lives here: only properties and lookups derived from the
+records' own fields.  Offsets are UTF-8 byte offsets into
+``SourceFile.data``; positions are computed only for what is reported
+(``source.SourceFile.position``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
-"""What the phases after the binder produce: evidence, decisions, allocation sites, function reports.
+"""What the phases after the binder produce: evidence, decisions, allocation sites, function reports, retentions.
 
-Plain records, no behaviour, next to the scope model they point into
-(``model.py``).  Every phase and every reporter imports them from here, so
-no two behaviour modules need each other's records: the decision pass
-writes ``Decision``\\ s, the allocation pass groups them into ``Site``\\ s of
-a ``FunctionReport``, and neither imports the other.
+Records next to the scope model they point into (``model.py``), with no
+phase's logic: what they compute is what their own fields give (a site's
+multiplicity, a report's counts of sites).  Every phase and every reporter
+imports them from here, so no two phases need each other's records: the
+decision pass writes ``Decision``\\ s, the allocation pass groups them into
+``Site``\\ s of a ``FunctionReport``, and neither imports the other.
 """
 
 from __future__ import annotations

@@ -197,7 +197,7 @@ def test_a_type_note_is_a_hint_and_the_text_output_shows_a_file_s_notes_once_wit
 
 
 def test_every_consumer_sees_the_repaired_tree():
-    """parse() (the policies' second look, suppressions, expectations) gives the tree the pipeline binds."""
+    """parse() (the inline expectations' reader and updater) gives the tree the pipeline binds."""
     data = b"interface P<in T> { a: T }\nexport function f() { let n = 0; return () => n; }\n"
     assert not parse(data, "v.ts").root_node.has_error
     assert str(parse(data, "v.ts").root_node) == str(parse_source(SourceFile.from_bytes("v.ts", data)).tree.root_node)

@@ -2,9 +2,10 @@
 
 A ``FileTask`` is everything besides a file's bytes that decides its output
 (what of it decides a record is the cache's key), with the analyzer made
-from it once; an ``Outcome`` is what a file gives back, computed here, in a
-worker process or read from the cache (``outcome``).  ``cache``,
-``outcome`` and ``workers`` all import them and none another's.
+from it once; an ``Outcome`` is what a file gives back, computed in this
+process or in a worker (``outcome``) or read from the cache (``cache``).
+They live here, below the three modules that pass them around, so that the
+cache needs neither of the others.
 """
 
 from __future__ import annotations

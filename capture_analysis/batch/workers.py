@@ -4,7 +4,7 @@ Files go to the workers in chunks of a few files (at most ``CHUNK_FILES``
 files or ``CHUNK_BYTES`` bytes), so that a large file does not hold up a
 long queue behind it and small files do not pay one round trip each; at most
 ``WINDOW`` chunks per worker are queued at a time.  A worker sends back
-``outcome.Outcome`` objects (a file's record and its counts), never
+``tasks.Outcome`` objects (a file's record and its counts), never
 an analysis.  The parent yields them in input order, so the output is the
 same whatever the number of workers.
 

@@ -1,7 +1,7 @@
 """Which handler visits which node kind: one table, built once per grammar, dispatched on kind ids.
 
 Every named node kind of both grammars has a place here, so that a grammar
-upgrade cannot drop a construct silently (``tests/test_node_coverage.py``):
+upgrade cannot drop a construct silently (``tests/test_architecture.py``):
 a handler in ``HANDLERS``; ``TYPE_ONLY``, skipped because it has no run-time
 code; ``READ_BY_PARENT``, never dispatched in a well-formed tree because its
 parent's handler reads it; or ``GENERIC``, left on purpose to

@@ -1,11 +1,12 @@
-"""Diagnostics: what a file's decisions and syntax problems say to the people who read them.
+"""Diagnostics: what a file's decisions, retentions and syntax problems say to the people who read them.
 
 One diagnostic per binding that needs heap storage (the rule says which
 kind of need: a write after capture, a capture before initialization, a
-loop iteration's box), one per syntax problem, per direct ``eval``/``with``,
-and per function a policy says it does not model.  Messages name the
-binding, the storage and the reason the decision gave; under a policy other
-than ``optimal`` they say what that policy allocates, not what is needed.
+loop iteration's box), one per binding V8 keeps alive for nothing (BX107),
+one per syntax problem, per direct ``eval``/``with``, and per function a
+policy says it does not model.  Messages name the binding, the storage and
+the reason the decision gave; under a policy other than ``optimal`` they
+say what that policy allocates, not what is needed.
 """
 
 from __future__ import annotations

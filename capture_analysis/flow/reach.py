@@ -24,7 +24,7 @@ another instance of the binding::
     let y = 0;
     for (const f of fs) { y++; keep(() => y); }   // no barrier: y++ follows the last turn's closure
 
-``builder`` builds the graph from the tree; ``bind.binder`` builds it
+``builder`` builds the graph from the tree; ``bind.binder`` asks for it
 only for functions with a binding both captured and written in their own
 activation; ``decide`` asks ``reach``, from a binding's capturers and past
 its ``barriers``.

@@ -1,8 +1,9 @@
-"""Quick fixes through suppression comments (``suppressions.py`` defines their syntax).
+"""Quick fixes through suppression comments (``diagnose/suppressions.py`` defines their syntax).
 
-* A finding (BX002, BX101-BX103) gets "Suppress BXnnn on line N": a
-  ``// boxcheck-ignore-next-line BXnnn`` line inserted above it, with the
-  line's indentation.  A comment line between two lines never changes what
+* Every finding shown but a syntax error (BX001: fixed in the text, not
+  suppressed) and an unused suppression (BX003: no comment can suppress it)
+  gets "Suppress BXnnn on line N": a ``// boxcheck-ignore-next-line BXnnn``
+  line inserted above it, with the line's indentation.  A comment line between two lines never changes what
   the code means (the tokens and the line breaks between them stay the
   same), but only where a comment can stand: not inside a template literal,
   a string, a block comment or JSX text, which the tree tells::

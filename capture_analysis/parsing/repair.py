@@ -12,10 +12,11 @@ of its text (and one for a byte that is not UTF-8).
 
 The tree of a repaired file is a parse of the copy: its offsets are the
 file's, its token text is not, which is why the binder and every message
-read names and keywords from the original bytes.  The analysis, the
-policies' second look at the tree, the suppression comments, the
-expectations and the language server all parse through here, so they all
-see the same tree.
+read names and keywords from the original bytes.  The analysis parses here
+once (``parse_source``) and hands the ``ParsedFile`` to every later phase;
+the expectations parse here too (``parse``), and the language server, which
+parses incrementally with edits, repairs its tree here (``repaired``): so
+every consumer sees the same repaired tree.
 """
 
 from __future__ import annotations

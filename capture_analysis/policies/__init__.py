@@ -1,10 +1,13 @@
 """Storage policies: the same sources, decided under different rules.
 
 A policy turns the scope model into decisions (``decide``) and groups the
-heap-allocated ones into allocation sites (``allocate``).  ``optimal`` is
+heap-allocated ones into allocation sites (``allocate``).  Each is also
+given the file's parse (``parsing.ParsedFile``): ``legacy`` and ``v8`` ask
+the syntax tree what the model does not keep.  ``optimal`` is
 docs/design.md section 2 (``decide.py`` + ``allocations.py``); ``legacy`` is the
-pre-fix rule of the compiler in the reference case (``legacy.py``);
-``v8`` is what V8 does (``v8.py``).  docs/policies.md states each one.
+pre-fix rule of the compiler in the reference case (``legacy.py``,
+``legacy_syntax.py``); ``v8`` is what V8 does (``v8.py``, with V8's scopes
+in ``v8_scopes.py``).  docs/policies.md states each one.
 
 ``unmodelled``, when a policy has it, names the functions whose allocations
 the policy knows it does not count, with the reason; they are reported.

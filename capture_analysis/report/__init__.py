@@ -1,4 +1,4 @@
-"""Reporters: a file's record (``record``), then one module per output format.
+"""Reporters: a file's record (``file_record``), then one module per output format.
 
 A reporter renders each file from its record (``render``) and receives the
 renderings file by file (``add``), failures to read or analyze a file

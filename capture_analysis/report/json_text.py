@@ -1,6 +1,6 @@
 """The JSON records of one file (``boxcheck/1``): its bindings, functions and diagnostics, as JSON text.
 
-They are the bulk of a file's record (``record``), made once where the file
+They are the bulk of a file's record (``file_record``), made once where the file
 is analyzed; the JSON format writes them as they are, the text format reads
 the functions back.
 """

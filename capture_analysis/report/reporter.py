@@ -113,7 +113,7 @@ class Reporter(abc.ABC):
     """Base class: every format reports files; failures and the end are optional.
 
     A file is reported in two steps, ``render`` then ``add``, both from the file's record
-    (``record``): ``--jobs`` workers and the cache hand records to the parent, which renders and adds
+    (``file_record``): ``--jobs`` workers and the cache hand records to the parent, which renders and adds
     them in input order without ever holding the analyses.
     """
 

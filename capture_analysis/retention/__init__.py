@@ -14,9 +14,9 @@ used::
     }
 
 For every closure that may outlive its activation (``escape.EscapeGraph``),
-the analysis takes the contexts it holds (``contexts``: V8's scopes, as
-``--policy v8`` models them), the candidate bindings in them, and removes
-what the closure can use (``reach``: itself, the closures nested in it, the
+the analysis takes the contexts it holds (``contexts``: V8's scopes, placed
+by ``v8_scopes`` as for ``--policy v8``), the candidate bindings in them,
+and removes what the closure can use (``reach``: itself, the closures nested in it, the
 closures it can get hold of).  What is left is retained for nothing, unless
 the function's own code clears it first (``values``).  One retention per
 binding: the escaping closures that keep it, the closures that put it in the
