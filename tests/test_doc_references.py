@@ -211,9 +211,9 @@ def docstrings_and_comments(path: Path) -> Iterator[tuple[int, str]]:
     tokens = [token for token in tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
               if token.type != tokenize.NL]
     for index, token in enumerate(tokens):
-        if token.type == tokenize.COMMENT or token.type == tokenize.STRING and (
+        if token.type == tokenize.COMMENT or (token.type == tokenize.STRING and (
                 index == 0 or tokens[index - 1].type in STATEMENT_START) \
-                and tokens[index + 1].type in (tokenize.NEWLINE, tokenize.COMMENT):
+                and tokens[index + 1].type in (tokenize.NEWLINE, tokenize.COMMENT)):
             yield token.start[0], token.string
 
 
