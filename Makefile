@@ -1,4 +1,4 @@
-# The two set-up commands of the README: `make demo` and `make test`.
+# The two set-up commands of the README: `make demo` and `make test` (and `make lint`, which CI runs too).
 #
 # Both work in a project virtual environment, .venv/ (git-ignored), made by $(PYTHON): a distribution's own Python
 # refuses `pip install` outside one (PEP 668, Debian 12, Ubuntu 24.04). It is made once, and boxcheck is installed
@@ -10,7 +10,7 @@ BOXCHECK = $(VENV_PYTHON) -m capture_analysis
 #: touched after a successful install; older than pyproject.toml means "install again".
 INSTALLED = $(VENV)/.installed
 
-.PHONY: install demo test examples rules architecture golden graphs fuzz bench
+.PHONY: install demo test lint examples rules architecture golden graphs fuzz bench
 
 install: $(INSTALLED)
 
@@ -34,6 +34,11 @@ demo: install
 
 test: install
 	$(VENV_PYTHON) -m pytest -q
+
+# ruff's lint rules and mypy, both configured in pyproject.toml (mypy checks the package: `files` there).
+lint: install
+	$(VENV_PYTHON) -m ruff check capture_analysis tests benchmarks
+	$(VENV_PYTHON) -m mypy
 
 # Regenerate the committed JSON output of the examples after an intended change.
 examples: install

@@ -38,7 +38,7 @@ class Tally:
     skipped: int = 0
     crashes: list[str] = field(default_factory=list)
 
-    def merge(self, other: "Tally") -> None:
+    def merge(self, other: Tally) -> None:
         for name in ("files", "bytes", "functions", "conservative_functions", "files_with_syntax_errors",
                      "files_with_type_only_gaps", "skipped"):
             setattr(self, name, getattr(self, name) + getattr(other, name))

@@ -14,7 +14,7 @@ the same parsed trees, each timed alone, after the parse:
   names, functions, blocks, assignments, calls), each captured node's start
   read once: the floor of the query approach, before any of the per-capture
   work (scope lookup, reference records) that the walk does on the way;
-* ``binder``: ``binder.bind``, which does all of that work;
+* ``binder``: ``bind.bind`` (the walk of ``binder.py``), which does all of that work;
 * ``parse``: tree-sitter's parse, for scale.
 
 Prints one JSON object: files, bytes, capture count, seconds per way.
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         size += len(source.data)
         clock = time.perf_counter()
-        parsed = parse_source(source.data, name)
+        parsed = parse_source(source)
         tree = parsed.tree
         seconds["parse"] += time.perf_counter() - clock
         clock = time.perf_counter()

@@ -37,7 +37,9 @@ def judged(root: str, name: str) -> dict[str, object]:
             at = source.position(diagnostic.start)
             found[diagnostic.rule.code].append([at.line, at.column, diagnostic.message])
     constructs: Counter[str] = Counter()
-    if hasattr(parsing, "parse_source"):  # the code has repairs: which constructs this file needed
+    if hasattr(analysis, "file"):  # the parse travels with the analysis: which constructs this file needed
+        constructs.update(rewrite.family.name for rewrite in analysis.file.rewrites)
+    elif hasattr(parsing, "parse_source"):  # a commit with repairs, before the parse travelled with it
         constructs.update(rewrite.family.name for rewrite in parsing.parse_source(source.data, source.path).rewrites)
     return {"path": name, "BX001": found["BX001"], "BX004": found["BX004"],
             "conservative_functions": sum(1 for f in analysis.functions if f.closure.has_syntax_error),

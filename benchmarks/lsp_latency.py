@@ -43,10 +43,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import lsp_typing  # noqa: E402
 from benchmarks.corpus_run import find_corpus  # noqa: E402
 from benchmarks.measure import snapshot  # noqa: E402
-from capture_analysis.analyze import Bound, FileAnalysis, apply_policy  # noqa: E402
-from capture_analysis.bind import bind  # noqa: E402
-from capture_analysis.escape import EscapeGraph  # noqa: E402
-from capture_analysis.parsing import parse, parser, syntax_problems, uses_tsx  # noqa: E402
+from capture_analysis.analyze import Analyzer, FileAnalysis  # noqa: E402
+from capture_analysis.parsing import ParsedFile, new_parser, parse, syntax_problems, uses_tsx  # noqa: E402
 from capture_analysis.policies import OPTIMAL  # noqa: E402
 from capture_analysis.report.lsp import lsp_diagnostic  # noqa: E402
 from capture_analysis.source import SourceFile  # noqa: E402
@@ -170,12 +168,10 @@ def measure_in_process(text: str, samples: int) -> dict[str, object]:
     def reparse() -> None:
         old = tree.copy()
         old.edit(at, at, at + 1, point, point, (point[0], point[1] + 1))
-        parser(uses_tsx(source.path)).parse(edited, old)
+        new_parser(uses_tsx(source.path)).parse(edited, old)
 
     def analysis() -> FileAnalysis:
-        syntax = syntax_problems(tree)
-        model = bind(source.data, tree, syntax, source.path)
-        return apply_policy(Bound(source, model, syntax, EscapeGraph(model)), OPTIMAL)
+        return Analyzer(OPTIMAL).parsed(ParsedFile(source, tree, syntax_problems(tree)))
 
     analyzed = analysis()
 
@@ -320,9 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     text = five_thousand_lines()
     source = SourceFile("five_thousand.ts", text)
     tree = parse(source.data, source.path)
-    syntax = syntax_problems(tree)
-    model = bind(source.data, tree, syntax, source.path)
-    findings = len(apply_policy(Bound(source, model, syntax, EscapeGraph(model)), OPTIMAL).diagnostics)
+    findings = len(Analyzer(OPTIMAL).parsed(ParsedFile(source, tree, syntax_problems(tree))).diagnostics)
     result: dict[str, object] = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                     "load_average_at_start": [round(x, 2) for x in os.getloadavg()],

@@ -87,8 +87,9 @@ def compact(entry: dict[str, Any]) -> dict[str, Any]:
 def involved(path: Path) -> dict[str, int]:
     """For a revision without repairs: the constructs the working tree's repairs find in a damaged file."""
     from capture_analysis.parsing import parse_source
+    from capture_analysis.source import SourceFile
 
-    rewrites = parse_source(path.read_bytes(), str(path)).rewrites
+    rewrites = parse_source(SourceFile.from_bytes(str(path), path.read_bytes())).rewrites
     return dict(Counter(rewrite.family.name for rewrite in rewrites))
 
 

@@ -115,20 +115,20 @@ def make_inputs(corpus: Path, scratch: Path, families: list[str], sizes: list[in
 
 def probe(path: Path) -> dict[str, Any]:
     """In a fresh process: time the per-file pipeline on ``path`` until ``MIN_PROBE_SECONDS`` and 3 runs."""
-    from capture_analysis.batch import collector
-    from capture_analysis.batch.jobs import Job
+    from capture_analysis.batch import gc_tuning
     from capture_analysis.batch.loading import load
     from capture_analysis.batch.outcome import outcome_at, outcome_of
+    from capture_analysis.batch.tasks import FileTask
     from capture_analysis.report import RunOptions
 
-    collector.tune_for_batch()  # as the command line does
-    job = Job("json", RunOptions(), (), 64 * 1024 * 1024)
-    outcome_of(load(str(Path(__file__).parent.parent / "examples" / "loops.ts")), job)  # warm-up: parsers, queries
+    gc_tuning.tune_for_batch()  # as the command line does
+    task = FileTask("json", RunOptions(), (), 64 * 1024 * 1024)
+    outcome_of(load(str(Path(__file__).parent.parent / "examples" / "loops.ts")), task)  # warm-up: parsers, queries
     times: list[float] = []
     while len(times) < 3 or (sum(times) < MIN_PROBE_SECONDS and len(times) < 200):
         gc.collect()
         start = time.perf_counter()
-        result = outcome_at(str(path), job)
+        result = outcome_at(str(path), task)
         times.append(time.perf_counter() - start)
         del result
     return {"seconds": times, "bytes": path.stat().st_size, "peak_rss_mb": own_peak_rss_mb()}
@@ -138,7 +138,7 @@ def fit_exponent(points: list[tuple[int, float]]) -> float:
     xs = [math.log(size) for size, _ in points]
     ys = [math.log(seconds) for _, seconds in points]
     mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
-    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / sum((x - mean_x) ** 2 for x in xs)
 
 
 def run(corpus: Path, scratch: Path, families: list[str], sizes: list[int], code: Code, log: Any) -> dict[str, Any]:
@@ -156,7 +156,7 @@ def run(corpus: Path, scratch: Path, families: list[str], sizes: list[int], code
         results.setdefault(family, {"sizes": []})["sizes"].append(row)
         log(f"scaling {family} {report['bytes']} bytes: {seconds:.3f} s ({row['us_per_kb']} us/KB), "
             f"{row['peak_rss_mb']} MB")
-    for family, entry in results.items():
+    for entry in results.values():
         points = [(row["bytes"], row["median_seconds"]) for row in entry["sizes"]]
         entry["exponent"] = round(fit_exponent(points), 3)
         per_kb = [row["us_per_kb"] for row in entry["sizes"]]

@@ -2,10 +2,10 @@
 
     python -m benchmarks.stages --root CORPUS --list FILES.txt
 
-Runs the stages of ``analyze.bind_source`` and ``analyze.apply_policy`` one
-by one (so each is timed alone), then the suppression comments and the JSON
-rendering, and the collection of the file's model as boxcheck runs it
-(``collector``), and prints one JSON object with the seconds of each stage.
+Runs the stages of ``analyze.Analyzer`` one by one (so each is timed alone),
+the suppression comments and severities (``diagnose.shown``) among them, then
+the JSON rendering, and the collection of the file's model as boxcheck runs it
+(``gc_tuning``), and prints one JSON object with the seconds of each stage.
 The escape graph is built lazily, so its cost shows in ``decide``.  The harness
 runs this in a fresh process on a snapshot of the measured commit.
 """
@@ -20,19 +20,17 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
-from capture_analysis import suppressions
 from capture_analysis.analyze import FileAnalysis
-from capture_analysis.batch import collector
+from capture_analysis.batch import gc_tuning
 from capture_analysis.batch.loading import LoadError, load
 from capture_analysis.bind import bind
-from capture_analysis.diagnose import diagnose
+from capture_analysis.diagnose import diagnose, shown
 from capture_analysis.escape import EscapeGraph
-from capture_analysis.parsing import parser, repaired, uses_tsx
+from capture_analysis.parsing import new_parser, repaired, uses_tsx
 from capture_analysis.policies import OPTIMAL
-from capture_analysis.policies.support import remember_tree
 from capture_analysis.report import Reporter, RunOptions
+from capture_analysis.report.file_record import file_record
 from capture_analysis.report.json_report import JsonReporter
-from capture_analysis.report.record import file_record
 from capture_analysis.retention import find_retentions
 
 from .measure import file_list
@@ -47,32 +45,32 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     if isinstance(source, LoadError):
         return 0
     lap("read")
-    tsx_parser = parser(uses_tsx(path))
+    tsx_parser = new_parser(uses_tsx(path))
     tree = tsx_parser.parse(source.data)
     lap("parse")
-    parsed = repaired(tsx_parser, source.data, tree, path)
+    parsed = repaired(tsx_parser, source, tree)
     syntax = parsed.problems
-    remember_tree(source, parsed.tree)  # as analyze.apply_policy does: later looks at the tree reuse it
     lap("syntax")
     model = bind(source.data, parsed.tree, syntax, source.path)
     lap("bind")
     graph = EscapeGraph(model)
     lap("escape graph")
-    decisions = OPTIMAL.decide(model, source, graph)
+    decisions = OPTIMAL.decide(model, parsed, graph)
     lap("decide")
-    functions = OPTIMAL.allocate(model, source, decisions)
+    functions = OPTIMAL.allocate(model, parsed, decisions)
     lap("allocate")
-    retentions = find_retentions(model, source, graph)
+    retentions = find_retentions(model, parsed, graph)
     reports = {report.closure: report for report in functions}
     for retention in retentions:
         if retention.binding.closure in reports:
             reports[retention.binding.closure].retentions.append(retention)
     lap("retain")
-    diagnostics = diagnose(source, model, decisions, syntax, OPTIMAL, retentions)
+    diagnostics = diagnose(parsed, model, decisions, syntax, OPTIMAL, retentions)
     lap("diagnose")
-    shown = suppressions.apply(source, diagnostics)
+    final = shown(parsed, diagnostics, {})
     lap("suppressions")
-    record = file_record(FileAnalysis(source, model, decisions, functions, diagnostics, syntax, graph, OPTIMAL), shown)
+    record = file_record(FileAnalysis(parsed, model, decisions, functions, diagnostics, syntax, graph, OPTIMAL,
+                                      final), final)
     lap("record")
     reporter.render(record)
     lap("render json")
@@ -91,10 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         seconds[stage] += now - clock
         clock = now
 
-    collector.tune_for_batch()
+    gc_tuning.tune_for_batch()
     size = 0
     for name in names:
-        with collector.paused():  # as boxcheck runs a file (outcome.fresh)
+        with gc_tuning.paused():  # as boxcheck runs a file (outcome.fresh)
             size += one_file(os.path.join(root, name), reporter, lap)
         lap("collect")
     json.dump({"files": len(names), "bytes": size, "seconds": {stage: seconds[stage] for stage in STAGES}},

@@ -101,7 +101,8 @@ def summarize(size: int, runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any
     seconds = {tool: median([r["seconds"] for r in runs[tool]]) for tool in TOOLS}
     parse_calls = median([r["report"]["parse_seconds"] for r in runs["parse"]])
     eslint_cold = median([r["report"]["cold_seconds"] for r in runs["eslint"]])
-    warm_passes = [median(r["report"]["pass_seconds"][1:]) for r in runs["eslint"] if len(r["report"]["pass_seconds"]) > 1]
+    warm_passes = [median(r["report"]["pass_seconds"][1:]) for r in runs["eslint"]
+                   if len(r["report"]["pass_seconds"]) > 1]
     eslint_warm = median(warm_passes) if warm_passes else None
     figures = {
         "seconds": {"parse": seconds["parse"], "parse_calls_only": parse_calls, "boxcheck": seconds["boxcheck"],
@@ -109,7 +110,8 @@ def summarize(size: int, runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any
         "peak_rss_mb": {tool: max(r["peak_rss_mb"] for r in runs[tool]) for tool in TOOLS},
         "eslint_failures": runs["eslint"][0]["report"]["failures"],
     }
-    figures["mb_per_s"] = {tool: None if s is None else round(megabytes / s, 3) for tool, s in figures["seconds"].items()}
+    figures["mb_per_s"] = {tool: None if s is None else round(megabytes / s, 3)
+                           for tool, s in figures["seconds"].items()}
     figures["ratios"] = {
         # acceptance: <= 2.5
         "time_boxcheck_over_parse": round(seconds["boxcheck"] / seconds["parse"], 3),

@@ -1,8 +1,12 @@
 """boxcheck: decide how a compiler must store each binding that a closure captures.
 
-The pipeline is parse (``parsing``) -> scope builder (``binder``) -> escape
-analysis (``escape``) -> storage decision (``decide``) -> allocation report
-(``allocations``) -> reporters (``report``). ``analyze.analyze_source`` runs it.
+The pipeline is parse (``parsing``) -> scope builder (``bind``, with the
+control flow of ``flow``) -> escape analysis (``escape``) -> storage decision
+(``decide``, or a policy of ``policies``) -> allocation report
+(``allocations``) -> context retention (``retention``) -> findings, and what
+is shown of them (``diagnose``); ``analyze.Analyzer`` runs it on each file.
+Every format renders a file from its record (``report.file_record``), made
+from that analysis.  docs/architecture.md says where each concept lives.
 """
 
 __version__ = "0.1.0"

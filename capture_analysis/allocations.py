@@ -11,8 +11,10 @@ or more share one ``context``.
 from __future__ import annotations
 
 from .model import Closure, ClosureKind, FileModel, Loop, Storage
-from .records import Decision, FunctionReport, Site, function_label
+from .parsing import ParsedFile
+from .results import Decision, FunctionReport, PolicySite, Site
 from .source import SourceFile
+from .words import function_label
 
 #: closure kinds that are not function objects of their own.
 NOT_ALLOCATED = frozenset({ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK, ClosureKind.NAMESPACE,
@@ -29,7 +31,10 @@ def once_per_program(reports: list[FunctionReport]) -> list[FunctionReport]:
     return reports
 
 
-def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:
+def allocate(model: FileModel, file: ParsedFile, decisions: list[Decision]) -> list[FunctionReport]:
+    """Sites grouped by scope instance; every policy's ``allocate`` takes the parse, though this one only needs
+    the positions of the source."""
+    source = file.source
     reports = {c: FunctionReport(c) for c in model.closures if not c.is_module}
     groups: dict[tuple[Closure, Loop | None], list[Decision]] = {}
     for decision in decisions:
@@ -43,9 +48,7 @@ def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) ->
     for (closure, loop), members in sorted(groups.items(), key=lambda kv: (kv[0][0].index, kv[1][0].binding.start)):
         report = reports[closure]
         kind = Storage.CONTEXT if len(members) > 1 else Storage.BOX
-        start = source.position(closure.start)
-        site_id = f"{function_label(closure)}@{start.line}:{start.column}#{len(report.sites)}"
-        site = Site(site_id, kind, loop is not None, members, closure, loop,
+        site = Site(site_id(source, closure, len(report.sites)), kind, loop is not None, members, closure, loop,
                     loop.start if loop is not None else closure.start)
         for decision in members:
             decision.storage = kind
@@ -61,3 +64,23 @@ def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) ->
         else:
             report.closures_per_call += 1
     return [reports[c] for c in model.closures if c in reports]
+
+
+def site_id(source: SourceFile, closure: Closure, index: int) -> str:
+    """``makeTally@5:1#0``: the function, where it starts, and the site's rank in it (the JSON ``id``)."""
+    start = source.position(closure.start)
+    return f"{function_label(closure)}@{start.line}:{start.column}#{index}"
+
+
+def empty_reports(model: FileModel, file: ParsedFile) -> dict[Closure, FunctionReport]:
+    """One report per function with its closure counts and no sites yet: the start of another policy's
+    ``allocate``."""
+    return {report.closure: report for report in allocate(model, file, [])}
+
+
+def new_site(source: SourceFile, report: FunctionReport, kind: Storage, loop: Loop | None, offset: int,
+             branch: int | None) -> PolicySite:
+    site = PolicySite(site_id(source, report.closure, len(report.sites)), kind, loop is not None, [],
+                      report.closure, loop, offset, branch=branch)
+    report.sites.append(site)
+    return site

@@ -1,42 +1,49 @@
-"""Run the pipeline on one source: parse, bind, escape, decide, allocate, diagnose.
+"""Run the pipeline on one source: parse, bind, escape, decide, allocate, retain, diagnose, and show.
 
 Each phase has its module, in pipeline order: ``parsing``, ``bind``,
 ``escape``, ``decide`` (under a policy: ``policies``), ``allocations``,
-``diagnose``.  This module only strings them together, and keeps what one
-file's run produced (``FileAnalysis``) for the reporters.
+``retention``, ``diagnose``.  This module only strings them together, and
+keeps what one file's run produced (``FileAnalysis``) for the reporters.
+The parse (``parsing.ParsedFile``) travels with the bound file through every
+phase, so that none parses again.  ``Analyzer`` is how a run analyzes each
+of its files, chosen once from its options.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 
-import tree_sitter
-
 from .allocations import once_per_program
 from .bind import bind
-from .diagnose import Diagnostic, diagnose
+from .diagnose import Diagnostic, diagnose, shown
 from .escape import EscapeGraph
 from .model import Closure, FileModel
-from .parsing import Parsed, SyntaxProblem, parse_source, reserved_names
+from .parsing import ParsedFile, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
-from .policies.support import remember_tree
-from .records import Decision, FunctionReport, Retention
+from .results import Decision, FunctionReport, Retention
 from .retention import find_retentions
+from .rules import CONTEXT_RETENTION, Severity
 from .source import SourceFile
+
+#: the configured severity of each rule code that has one; ``None`` turns a rule off.
+Severities = Mapping[str, Severity | None]
 
 
 @dataclass(slots=True)
 class FileAnalysis:
-    source: SourceFile
+    file: ParsedFile
     model: FileModel
     decisions: list[Decision]
     functions: list[FunctionReport]
+    #: every finding, before the suppression comments and the configured severities.
     diagnostics: list[Diagnostic]
     syntax: list[SyntaxProblem]
     graph: EscapeGraph
     policy: Policy
+    #: what is shown of ``diagnostics`` (``diagnose.shown``): what every format prints and the exit code counts.
+    shown: list[Diagnostic]
     #: each function's report by its closure: renderers look one up per diagnostic, and a search of
     #: ``functions`` each time made SARIF and LSP output quadratic in a file's size.
     report_of: dict[Closure, FunctionReport] = field(init=False, repr=False)
@@ -45,68 +52,104 @@ class FileAnalysis:
         self.report_of = {report.closure: report for report in self.functions}
 
     @property
+    def source(self) -> SourceFile:
+        return self.file.source
+
+    @property
     def path(self) -> str:
-        return self.source.path
+        return self.file.path
 
 
 @dataclass(slots=True)
 class Bound:
     """A parsed and bound file, before any policy: what every policy decides from."""
 
-    source: SourceFile
+    file: ParsedFile
     model: FileModel
     syntax: list[SyntaxProblem]
     graph: EscapeGraph
-    #: the tree the binder walked, when the caller still has it: later questions about the syntax use it.
-    tree: tree_sitter.Tree | None = None
     #: what V8 keeps alive for nothing (``retention``): the same under every policy, found once.
     retentions: list[Retention] | None = None
 
+    @property
+    def source(self) -> SourceFile:
+        return self.file.source
+
 
 def bind_source(source: SourceFile) -> Bound:
-    return bind_parsed(source, parse_source(source.data, source.path))
+    return bind_parsed(parse_source(source))
 
 
-def bind_parsed(source: SourceFile, parsed: Parsed) -> Bound:
+def bind_parsed(file: ParsedFile) -> Bound:
     """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too."""
-    model = bind(source.data, parsed.tree, parsed.problems, source.path)
+    model = bind(file.source.data, file.tree, file.problems, file.path)
     misnamed = reserved_names(chain(model.references, model.bindings))
-    syntax = sorted(parsed.problems + misnamed, key=lambda p: (p.start, p.end)) if misnamed else parsed.problems
-    return Bound(source, model, syntax, EscapeGraph(model), parsed.tree)
+    syntax = sorted(file.problems + misnamed, key=lambda p: (p.start, p.end)) if misnamed else file.problems
+    return Bound(file, model, syntax, EscapeGraph(model))
 
 
-def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None = None) -> FileAnalysis:
+def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None = None,
+                 severity: Severities | None = None) -> FileAnalysis:
     """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``.
 
     ``only``: decide the bindings of these functions alone, and ask only their closures what they retain
     (``boxcheck graph -f``: the drawn functions and those around them, whose bindings are all that a drawn
-    closure can capture); the reports of the other functions then count nothing.
+    closure can capture); the reports of the other functions then count nothing.  ``severity``: the
+    configured severities that ``shown`` applies.
     """
-    source, model = bound.source, bound.model
-    if bound.tree is not None:
-        remember_tree(source, bound.tree)
+    file, model = bound.file, bound.model
     bindings = None if only is None else [binding for binding in model.bindings if binding.closure in only]
     # a policy registered at run time may take no ``only``: it is asked for a part only by ``graph -f``
-    decisions = policy.decide(model, source, bound.graph) if bindings is None else \
-        policy.decide(model, source, bound.graph, bindings)
-    functions = once_per_program(policy.allocate(model, source, decisions))
+    decisions = policy.decide(model, file, bound.graph) if bindings is None else \
+        policy.decide(model, file, bound.graph, bindings)
+    functions = once_per_program(policy.allocate(model, file, decisions))
     if bound.retentions is None:
-        bound.retentions = find_retentions(model, source, bound.graph, only)
+        bound.retentions = find_retentions(model, file, bound.graph, only)
     reports = {report.closure: report for report in functions}
     for retention in bound.retentions:
         report = reports.get(retention.binding.closure)
         if report is not None:
             report.retentions.append(retention)
-    diagnostics = diagnose(source, model, decisions, bound.syntax, policy, bound.retentions)
-    return FileAnalysis(source, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy)
+    diagnostics = diagnose(file, model, decisions, bound.syntax, policy, bound.retentions)
+    return FileAnalysis(file, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy,
+                        shown(file, diagnostics, severity or {}))
 
 
-def analyze_source(source: SourceFile, policy: Policy = OPTIMAL, retain: bool = True) -> FileAnalysis:
-    """``retain=False`` skips the retention analysis (BX107 turned off): no retentions, and none of its cost."""
-    bound = bind_source(source)
-    if not retain:
-        bound.retentions = []
-    return apply_policy(bound, policy)
+#: decides a bound file under a policy and the severities: ``apply_policy``, or ``compare.compared``.
+Decide = Callable[[Bound, Policy, Severities], FileAnalysis]
+
+
+def decide_bound(bound: Bound, policy: Policy, severity: Severities) -> FileAnalysis:
+    return apply_policy(bound, policy, severity=severity)
+
+
+@dataclass(frozen=True, slots=True)
+class Analyzer:
+    """How a run analyzes each of its files, chosen once from its options (and picklable, for ``--jobs``)."""
+
+    policy: Policy = OPTIMAL
+    severity: Severities = field(default_factory=dict)
+    #: ``compare.compared`` under ``--compare``.
+    decide: Decide = decide_bound
+
+    @property
+    def retains(self) -> bool:
+        """Whether the retention analysis runs: not when BX107 is off and no comparison shows retentions."""
+        return self.decide is not decide_bound or self.severity.get(CONTEXT_RETENTION.code, True) is not None
+
+    def __call__(self, source: SourceFile) -> FileAnalysis:
+        return self.parsed(parse_source(source))
+
+    def parsed(self, file: ParsedFile) -> FileAnalysis:
+        """The analysis of a parse the caller made (the language server's incremental one)."""
+        bound = bind_parsed(file)
+        if not self.retains:
+            bound.retentions = []
+        return self.decide(bound, self.policy, self.severity)
+
+
+def analyze_source(source: SourceFile, policy: Policy = OPTIMAL) -> FileAnalysis:
+    return Analyzer(policy)(source)
 
 
 def analyze_text(path: str, text: str, policy: Policy = OPTIMAL) -> FileAnalysis:

@@ -6,8 +6,8 @@ the command line that was skipped, an internal error on one file).  Every
 other file is still analyzed and reported.
 
 Files are analyzed by ``--jobs`` worker processes (``batch/workers``) or through
-the cache (``cache``); either way the reporter receives their outcomes
-(``outcome``) in input order, so the output does not depend on either.
+the cache (``batch/cache``); either way the reporter receives their outcomes
+(``batch/tasks``) in input order, so the output does not depend on either.
 """
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ from pathlib import Path
 
 from . import __version__
 from . import config as configuration
-from .analyze import analyze_source
-from .batch import collector
+from .batch import gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect
-from .batch.jobs import Failed, Job, Outcome
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
 from .batch.shard import Shard
+from .batch.tasks import Failed, FileTask, Outcome
 from .batch.workers import default_jobs, outcomes, worth_a_pool
-from .compare import analyzer, parse_policies
+from .compare import parse_policies
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .report.style import CHOICES as COLOR_CHOICES
@@ -235,7 +234,7 @@ def explain_rule(code: str) -> int:
 
 
 def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
-    collector.tune_for_batch()
+    gc_tuning.tune_for_batch()
     collected = collect(args.paths)
     # colour only where it shows (text), links only where they are (LSP, SARIF)
     color = args.format == "text" and wants_color(args.color, sys.stdout, os.environ)
@@ -257,7 +256,8 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
         paths = args.shard.select(paths)
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
-    for outcome in file_outcomes(args, paths, Job.of(args.format, options, settings, args.max_file_size), settings):
+    task = FileTask.of(args.format, options, settings, args.max_file_size)
+    for outcome in file_outcomes(args, paths, task, settings):
         if isinstance(outcome, Failed):
             print(f"boxcheck: {outcome.path}: {outcome.message}", file=sys.stderr)
             io_errors += outcome.is_error or outcome.path in named
@@ -273,25 +273,24 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
     return 1 if failed else 0
 
 
-def file_outcomes(args: argparse.Namespace, paths: list[str], job: Job,
+def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
                   settings: configuration.Config) -> Iterator[Outcome]:
     """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--jobs`` says."""
-    analyze = analyzer(args.compare) if args.compare else analyze_source
     if args.stdin_filename is not None:
         for path in paths:
             loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
             yield (Failed(path, loaded.message, loaded.is_error) if isinstance(loaded, LoadError)
-                   else outcome_of(loaded, job, analyze=analyze))
+                   else outcome_of(loaded, task))
         return
     cache = None
     if paths and not args.no_cache and not disabled_by_environment():
         directory = args.cache_dir or (settings.root or Path.cwd()) / DIRECTORY
-        cache = Cache(directory, job).open()
+        cache = Cache(directory, task).open()
     if args.jobs is not None:
         jobs = args.jobs
     else:
         jobs = default_jobs() if worth_a_pool(paths) else 1
-    yield from outcomes(paths, job, jobs, cache, analyze)
+    yield from outcomes(paths, task, jobs, cache)
 
 
 if __name__ == "__main__":

@@ -19,19 +19,18 @@ a run shows:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
 
 from . import rules
-from .analyze import FileAnalysis, apply_policy, bind_source
-from .diagnose import Diagnostic
+from .analyze import Analyzer, Bound, Decide, FileAnalysis, Severities, apply_policy
+from .diagnose import Diagnostic, shown
 from .model import Binding, Closure
 from .policies import POLICIES, Policy
-from .policies.support import closure_label, conditional_sites
-from .records import Decision, FunctionReport
+from .results import Decision, FunctionReport
 from .source import SourceFile
+from .words import closure_label, closure_row
 
 LEGACY, OPTIMAL = "legacy", "optimal"
 
@@ -100,19 +99,21 @@ def parse_policies(text: str) -> tuple[str, ...]:
     return names
 
 
-def analyze_compared(source: SourceFile, policy: Policy, names: tuple[str, ...]) -> ComparedAnalysis:
-    bound = bind_source(source)
+def compared(bound: Bound, policy: Policy, severity: Severities, names: tuple[str, ...]) -> ComparedAnalysis:
+    """``bound`` decided under ``policy`` and each of ``names``; the findings are ``policy``'s and the rule
+    report's, shown as any analysis's are."""
     analyses = {name: apply_policy(bound, POLICIES[name]) for name in dict.fromkeys((policy.name, *names))}
     primary = analyses[policy.name]
     diagnostics = primary.diagnostics + rule_report(analyses, names, policy.name)
     diagnostics.sort(key=lambda d: (d.start, d.rule.code))
     copied = {f.name: getattr(primary, f.name) for f in fields(FileAnalysis) if f.init}
     copied["diagnostics"] = diagnostics
+    copied["shown"] = shown(bound.file, diagnostics, severity)
     return ComparedAnalysis(**copied, comparison=compare(analyses, names))
 
 
 def counts_of(report: FunctionReport, unmodelled: dict[Closure, str]) -> Counts:
-    return Counts(report.per_call, report.per_iteration, conditional_sites(report), unmodelled.get(report.closure),
+    return Counts(report.per_call, report.per_iteration, report.conditional, unmodelled.get(report.closure),
                   report.once)
 
 
@@ -121,7 +122,7 @@ def compare(analyses: dict[str, FileAnalysis], names: tuple[str, ...]) -> Compar
     for name in names:
         analysis = analyses[name]
         hook = analysis.policy.unmodelled
-        unmodelled = hook(analysis.model, analysis.source) if hook is not None else {}
+        unmodelled = hook(analysis.model, analysis.file) if hook is not None else {}
         columns.append({report.closure: counts_of(report, unmodelled) for report in analysis.functions})
     closures = list(columns[0])
     rows = tuple(Row(closure, tuple(column[closure] for column in columns)) for closure in closures)
@@ -197,7 +198,7 @@ def render_table(analysis: FileAnalysis, comparison: Comparison) -> list[str]:
     table = [header]
     once = any(c.once for row in rows for c in row.counts)
     for row in rows:
-        label = f"{row.closure.name or '<' + row.closure.kind.value + '>'} ({source.position(row.closure.start)})"
+        label = closure_row(source, row.closure)
         table.append([label, *(cell(c, once) for c in row.counts),
                       *(signed(c.minus(row.counts[0]), once) for c in row.counts[1:])])
     totals = comparison.totals()
@@ -229,12 +230,13 @@ def policies_json(comparison: Comparison, closure: Closure) -> dict[str, Any] | 
     row = comparison.row_of(closure)
     if row is None:
         return None
-    return {name: counts_json(counts, row.counts[0]) for name, counts in zip(comparison.policies, row.counts)}
+    return {name: counts_json(counts, row.counts[0])
+            for name, counts in zip(comparison.policies, row.counts, strict=True)}
 
 
-def analyzer(names: tuple[str, ...]) -> Callable[[SourceFile, Policy], FileAnalysis]:
-    """``analyze_compared`` for these policies, with the signature of ``analyze_source`` (and picklable)."""
-    return partial(analyze_compared, names=names)
+def deciding(names: tuple[str, ...]) -> Decide:
+    """``compared`` for these policies, as an ``analyze.Analyzer`` decides (and picklable)."""
+    return partial(compared, names=names)
 
 
 def document_json(names: tuple[str, ...], functions: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -244,3 +246,10 @@ def document_json(names: tuple[str, ...], functions: list[dict[str, Any]]) -> tu
                      "per_iteration": sum(p[name]["per_iteration"] for p in compared),
                      "once": sum(p[name]["once"] for p in compared)} for name in names}
     return {"policies": list(names), "baseline": names[0]}, totals
+
+
+def analyze_compared(source: SourceFile, policy: Policy, names: tuple[str, ...]) -> ComparedAnalysis:
+    """One source compared, with no configured severity: what a test or a script asks."""
+    analysis = Analyzer(policy, {}, deciding(names))(source)
+    assert isinstance(analysis, ComparedAnalysis)
+    return analysis

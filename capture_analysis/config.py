@@ -31,7 +31,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .diagnose import Diagnostic
 from .policies import POLICIES
 from .rules import RULES, Severity
 
@@ -87,17 +86,6 @@ class Config:
 
     def with_severity(self, overrides: Mapping[str, Severity | None]) -> Config:
         return dataclasses.replace(self, severity={**self.severity, **overrides})
-
-    def apply(self, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-        """Findings with the configured severities; rules set to ``off`` are dropped."""
-        out = []
-        for diagnostic in diagnostics:
-            code = diagnostic.rule.code
-            if code not in self.severity:
-                out.append(diagnostic)
-            elif (level := self.severity[code]) is not None:
-                out.append(dataclasses.replace(diagnostic, severity=level))
-        return out
 
 
 @cache

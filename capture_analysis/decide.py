@@ -40,7 +40,7 @@ Writes after capture
 A write inside any closure is after capture.  A write in the declaring
 function is after capture when its activation's control flow leads from a
 capturer's creation to it without passing where the binding is made afresh
-(``bind/flow``): the entry of its block when a loop runs the block again,
+(``flow/reach``): the entry of its block when a loop runs the block again,
 the per-iteration copy of a ``for (let ...)`` head::
 
     let x = 0;
@@ -71,23 +71,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
-from .bind.flow import reach
 from .escape import EscapeGraph, describe
-from .model import (
-    Binding,
-    BindingKind,
-    Closure,
-    ClosureKind,
-    FileModel,
-    FlowGraph,
-    FlowNote,
-    Loop,
-    Reference,
-    ScopeKind,
-    Storage,
-)
-from .records import SHOWN, Decision, Step, StepRole, capped
-from .source import SourceFile
+from .flow.reach import barriers, reach
+from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, FlowEdge, FlowNote, Loop, Reference, Storage
+from .parsing import ParsedFile
+from .results import Decision, Step, StepRole
+from .words import closure_label, closure_list
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
@@ -97,9 +86,10 @@ CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.
 class BindingDecider(abc.ABC):
     """What every policy's decision pass shares: one ``Decision`` per binding of the file, in source order."""
 
-    def __init__(self, model: FileModel, source: SourceFile):
+    def __init__(self, model: FileModel, file: ParsedFile):
         self.model = model
-        self.source = source
+        self.file = file
+        self.source = file.source
 
     def run(self, only: Sequence[Binding] | None = None) -> list[Decision]:
         """Every binding's decision, or those of ``only``: no decision reads another's."""
@@ -149,8 +139,8 @@ class Facts:
 
 
 class Decider(BindingDecider):
-    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph):
-        super().__init__(model, source)
+    def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph):
+        super().__init__(model, file)
         self.graph = graph
 
     def at(self, offset: int) -> str:
@@ -333,7 +323,7 @@ class Decider(BindingDecider):
 
         A write inside a closure can run at any time.  One in the binding's own activation can when its
         activation's control flow leads from a capturer's creation to it without making the binding
-        afresh on the way (``bind/flow``): one search per binding, from all its capturers at once."""
+        afresh on the way (``flow/reach``): one search per binding, from all its capturers at once."""
         for write in writes:
             if write.closure is not binding.closure:
                 return write, binding.closure.child_containing(write.closure) or capturers[0], []
@@ -342,26 +332,13 @@ class Decider(BindingDecider):
         flow = binding.closure.flow
         if flow is None:
             return writes[0], capturers[0], []  # no graph (cannot happen for a function that needs one): cautious
-        found = reach(flow, [c.creation_offset for c in capturers], self.barriers(binding, flow))
+        found = reach(flow, [c.creation_offset for c in capturers], barriers(binding, flow))
         for write in writes:
             if found.reaches(write.effect):
                 source, notes = found.path(write.effect)
                 capturer = next((c for c in capturers if c.creation_offset == source), capturers[0])
                 return write, capturer, notes
         return None
-
-    @staticmethod
-    def barriers(binding: Binding, flow: FlowGraph) -> frozenset[int]:
-        """Where the binding is made afresh: a path through there reaches another instance of it."""
-        loop = binding.per_iteration_of
-        if loop is not None:
-            return frozenset(flow.loop_copies.get(loop.start, ()))
-        scope = binding.scope
-        if scope is not scope.closure.scope and scope.kind in (ScopeKind.BLOCK, ScopeKind.CATCH):
-            entry = flow.scope_entries.get(scope.start)
-            if entry is not None:
-                return frozenset((entry,))
-        return frozenset()
 
     @staticmethod
     def owns(loop: Loop, binding: Binding) -> bool:
@@ -419,12 +396,10 @@ class Decider(BindingDecider):
     # -- words ------------------------------------------------------------------------
 
     def closure_label(self, closure: Closure) -> str:
-        if closure.name:
-            return f"`{closure.name}`"
-        return f"the {closure.kind.value} at {self.at(closure.start)}"
+        return closure_label(self.source, closure)
 
     def closure_list(self, closures: list[Closure]) -> str:
-        return capped([self.closure_label(c) for c in closures[:SHOWN]], len(closures))
+        return closure_list(self.source, closures)
 
     def early_reason(self, binding: Binding, closure: Closure, initializer: Reference | None = None) -> str:
         """``initializer``: for a ``var``, the write that gives it its first value."""
@@ -457,10 +432,10 @@ class Decider(BindingDecider):
         written = f"reassigned at {where}"
         if evaluated(write) is not None:
             written = f"assigned at {where} by a block-level function declaration ({self.annex_b(binding)})"
-        if any(note.kind == "back" for note in path):
+        if any(note.kind is FlowEdge.BACK for note in path):
             return (f"{written} in a loop that also creates {self.closure_label(capturer)}: "
                     "the next iteration writes after this one's closure captured it")
-        update = next((note for note in path if note.kind == "update"), None)
+        update = next((note for note in path if note.kind is FlowEdge.UPDATE), None)
         if update is not None:
             return (f"{written} by the update clause of the loop at {self.at(update.offset)}, which runs after "
                     f"{self.closure_label(capturer)} captured it")
@@ -471,9 +446,12 @@ class Decider(BindingDecider):
 
     def path_words(self, capturer: Closure, path: list[FlowNote]) -> str:
         """The control-flow path from the capture to the write, by its notable edges."""
-        steps = {"back": "the loop's back edge at {}", "update": "the update clause of the loop at {}",
-                 "throw": "an exception in the `try` at {}", "finally": "the `finally` run by the jump at {}",
-                 "fallthrough": "the fall into the `case` at {}", "jump": "the jump at {}"}
+        steps = {FlowEdge.BACK: "the loop's back edge at {}",
+                 FlowEdge.UPDATE: "the update clause of the loop at {}",
+                 FlowEdge.THROW: "an exception in the `try` at {}",
+                 FlowEdge.FINALLY: "the `finally` run by the jump at {}",
+                 FlowEdge.FALLTHROUGH: "the fall into the `case` at {}",
+                 FlowEdge.JUMP: "the jump at {}"}
         via = ", then ".join(steps[note.kind].format(self.at(note.offset)) for note in path)
         created = f" (created at {self.at(capturer.creation_offset)})" if capturer.name else ""
         return f"reached from {self.closure_label(capturer)}{created} through {via}"
@@ -495,6 +473,6 @@ class Decider(BindingDecider):
         return f"escapes{through} ({why} at {self.at(last.offset)})"
 
 
-def decide(model: FileModel, source: SourceFile, graph: EscapeGraph,
+def decide(model: FileModel, file: ParsedFile, graph: EscapeGraph,
            only: Sequence[Binding] | None = None) -> list[Decision]:
-    return Decider(model, source, graph).run(only)
+    return Decider(model, file, graph).run(only)

@@ -37,13 +37,23 @@ A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
-from .records import Step, StepRole
+from .results import Step, StepRole
+from .words import closure_name
 
 if TYPE_CHECKING:
     import networkx as nx
+
+#: a node of the graph: a closure, a binding, or ``ESCAPE`` (``CALLED`` only while the graph is built; retention
+#: adds ``THIS`` to a graph of its own).
+FlowNode: TypeAlias = "Closure | Binding | str"
+#: an edge's note: where the value flows, and why (a closure stands for "captured by" it: ``note``).
+Note: TypeAlias = "tuple[int, str | Closure]"
+#: the graph as networkx holds it: nodes without attributes, each edge's attributes its note as ``offset`` and
+#: ``why`` (``note_of``), typed ``object`` rather than networkx's default ``Any``.
+FlowGraph: TypeAlias = "nx.DiGraph[FlowNode, dict[str, object], dict[str, object]]"
 
 ESCAPE = "ESCAPE"
 #: what is called other than by an ``await`` in its own activation (``_calls_outliving_the_caller``).
@@ -59,16 +69,16 @@ class EscapeGraph:
 
     def __init__(self, model: FileModel):
         self.model = model
-        self._graph: nx.DiGraph | None = None
-        self._escaping: set[object] = set()
-        self._toward_escape: dict[object, object] = {}
-        self._reaches: dict[Closure, set[object]] = {}
+        self._graph: FlowGraph | None = None
+        self._escaping: set[FlowNode] = set()
+        self._toward_escape: dict[FlowNode, FlowNode] = {}
+        self._reaches: dict[Closure, set[FlowNode]] = {}
         #: while the graph is built: its nodes and its edges with their notes, in the order met.
-        self._nodes: dict[object, None] = {}
-        self._edges: dict[tuple[object, object], tuple[int, str | Closure]] = {}
+        self._nodes: dict[FlowNode, None] = {}
+        self._edges: dict[tuple[FlowNode, FlowNode], Note] = {}
 
     @property
-    def graph(self) -> nx.DiGraph:
+    def graph(self) -> FlowGraph:
         if self._graph is None:
             import networkx as nx  # on first use: most runs of small files never need it, and it takes 0.2 s to load
 
@@ -92,11 +102,12 @@ class EscapeGraph:
                     self._edge(binding.init_closure, binding, binding.start, f"named `{binding.name}` inside itself")
             self._calls_outliving_the_caller()
             kept = self._reachable_from_closures()
-            graph = nx.DiGraph()
+            graph: FlowGraph = nx.DiGraph()
             graph.add_nodes_from(node for node in self._nodes if node in kept)
             graph.add_edges_from((source, target, {"offset": offset, "why": why})
                                  for (source, target), (offset, why) in self._edges.items() if source in kept)
-            self._nodes = self._edges = {}
+            self._nodes = {}
+            self._edges = {}
             self._graph = graph
             self._toward_escape = self._next_hops(graph)
             self._escaping = set(self._toward_escape)
@@ -106,7 +117,7 @@ class EscapeGraph:
         """An async function that may be called other than as the operand of an ``await`` in the activation
         that holds it escapes: its call may resume after the caller returned.  The ``CALLED`` node, which
         the bindings so called flow into, only serves this question and leaves the graph here."""
-        into_called: dict[object, list[object]] = {}
+        into_called: dict[FlowNode, list[FlowNode]] = {}
         for source, target in self._edges:
             into_called.setdefault(target, []).append(source)
         calls = {edge: note for edge, note in self._edges.items() if edge[1] is CALLED}
@@ -114,8 +125,8 @@ class EscapeGraph:
             del self._edges[edge]
         if not calls:
             return
-        seen: set[object] = {CALLED}
-        work: list[object] = [CALLED]
+        seen: set[FlowNode] = {CALLED}
+        work: list[FlowNode] = [CALLED]
         while work:
             for source in into_called.get(work.pop(), ()):
                 if source not in seen:
@@ -125,7 +136,7 @@ class EscapeGraph:
             if closure.is_async and closure in seen:
                 self._edge(closure, ESCAPE, closure.start, ASYNC)
 
-    def _reachable_from_closures(self) -> set[object]:
+    def _reachable_from_closures(self) -> set[FlowNode]:
         """Every question asked of the graph starts at a closure, so only what a closure reaches is kept.
 
         Most edges start at bindings that never hold a closure (a number passed as an
@@ -133,11 +144,11 @@ class EscapeGraph:
         large file and changes no answer, since a path from a closure only visits nodes
         that closure reaches.
         """
-        successors: dict[object, list[object]] = {}
+        successors: dict[FlowNode, list[FlowNode]] = {}
         for source, target in self._edges:
             successors.setdefault(source, []).append(target)
-        kept: set[object] = {ESCAPE}
-        work = [closure for closure in self.model.closures if not closure.is_module]
+        kept: set[FlowNode] = {ESCAPE}
+        work: list[FlowNode] = [closure for closure in self.model.closures if not closure.is_module]
         kept.update(work)
         while work:
             for target in successors.get(work.pop(), ()):
@@ -147,16 +158,16 @@ class EscapeGraph:
         return kept
 
     @staticmethod
-    def _next_hops(graph: nx.DiGraph) -> dict[object, object]:
+    def _next_hops(graph: FlowGraph) -> dict[FlowNode, FlowNode]:
         """For every node that reaches ``ESCAPE``, its next node on a shortest path there.
 
         One breadth-first search backwards from ``ESCAPE``, so that explaining thousands of
         verdicts in one huge factory does not run a path search per verdict.
         """
-        hops: dict[object, object] = {}
-        frontier = [ESCAPE]
+        hops: dict[FlowNode, FlowNode] = {}
+        frontier: list[FlowNode] = [ESCAPE]
         while frontier:
-            following = []
+            following: list[FlowNode] = []
             for node in frontier:
                 for source in graph.predecessors(node):
                     if source not in hops and source != ESCAPE:
@@ -165,7 +176,7 @@ class EscapeGraph:
             frontier = following
         return hops
 
-    def _edge(self, source: object, target: object, offset: int, why: str | Closure) -> None:
+    def _edge(self, source: FlowNode, target: FlowNode, offset: int, why: str | Closure) -> None:
         """The first note of an edge is kept."""
         key = (source, target)
         if key not in self._edges:
@@ -202,7 +213,7 @@ class EscapeGraph:
         elif closure.is_async and use.kind is UseKind.CALLEE and use is not AWAITED_CALLEE_USE:
             self._edge(closure, ESCAPE, closure.start, ASYNC)  # ``(async () => { await x; ... })()``
 
-    def _flow(self, source: object, activation: Closure | None, target: object, offset: int) -> None:
+    def _flow(self, source: FlowNode, activation: Closure | None, target: object, offset: int) -> None:
         binding = self._flow_target(target)
         if binding is None:
             name = target.name if isinstance(target, Reference) else "?"
@@ -232,7 +243,7 @@ class EscapeGraph:
     def escapes(self, closure: Closure) -> bool:
         return self.graph is not None and closure in self._escaping
 
-    def reaches(self, closure: Closure) -> set[object]:
+    def reaches(self, closure: Closure) -> set[FlowNode]:
         if closure not in self._reaches:
             import networkx as nx
 
@@ -244,16 +255,21 @@ class EscapeGraph:
         """A shortest path from ``closure`` to ``ESCAPE``, one step per edge."""
         if not self.escapes(closure):
             return []
-        graph = self.graph
         steps = []
-        source: object = closure
+        source: FlowNode = closure
         while source != ESCAPE:
             target = self._toward_escape[source]
-            data = graph.edges[source, target]
-            steps.append(Step(data["offset"], f"{describe(source)}: {note(data['why'])}", describe(source),
-                              role=StepRole.ESCAPE))
+            offset, why = self.note_of(source, target)
+            steps.append(Step(offset, f"{describe(source)}: {note(why)}", describe(source), role=StepRole.ESCAPE))
             source = target
         return steps
+
+    def note_of(self, source: FlowNode, target: FlowNode) -> Note:
+        """The note of the edge ``source -> target`` of the graph."""
+        data = self.graph.edges[source, target]
+        offset, why = data["offset"], data["why"]
+        assert isinstance(offset, int) and isinstance(why, (str, Closure)), "the graph's edges are made above"
+        return offset, why
 
 
 def note(why: str | Closure) -> str:
@@ -261,11 +277,9 @@ def note(why: str | Closure) -> str:
     return why if isinstance(why, str) else f"captured by {describe(why)}"
 
 
-def describe(node: object) -> str:
+def describe(node: FlowNode) -> str:
     if isinstance(node, Closure):
-        if node.name:
-            return f"`{node.name}`"
-        return f"the {node.kind.value}"
+        return closure_name(node)
     if isinstance(node, Binding):
         return f"`{node.name}`"
     return str(node)

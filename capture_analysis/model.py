@@ -1,8 +1,9 @@
 """The data the scope builder produces: scopes, bindings, references, closures.
 
-No logic lives here beyond small derived properties.  Offsets are UTF-8 byte
-offsets into ``SourceFile.data``; positions are computed only for what is
-reported (``source.SourceFile.position``).
+No phase's logic lives here: only properties and lookups derived from the
+records' own fields.  Offsets are UTF-8 byte offsets into
+``SourceFile.data``; positions are computed only for what is reported
+(``source.SourceFile.position``).
 """
 
 from __future__ import annotations
@@ -189,7 +190,7 @@ class Scope:
     #: before the class's own name is bound (decide.py, exception (c)).
     decorated: bool = False
     #: for a function scope: the function declarations in its blocks (``block_functions``).
-    block_functions: list | None = field(default=None, repr=False)
+    block_functions: list[BlockFunction] | None = field(default=None, repr=False)
     #: for a function scope: its parameters hold an expression (a default, a computed key), so its body's
     #: ``var``\ s and functions live in an environment of their own: ``function f(a, g = () => a) { var a }``
     #: has two ``a`` bindings, the parameter that ``g`` sees and the body's, which starts as its copy.
@@ -228,6 +229,17 @@ class Binding:
     @property
     def closure(self) -> Closure:
         return self.scope.closure
+
+
+@dataclass(slots=True)
+class BlockFunction:
+    """A function declaration in a block of a sloppy-mode function (``bind.block_functions``)."""
+
+    block: Scope
+    #: the declaration's own binding, in ``block``.
+    binding: Binding
+    #: where the declaration stands: its write to the function-level ``var`` runs there.
+    statement: int
 
 
 @dataclass(slots=True, eq=False)
@@ -307,6 +319,16 @@ class Closure:
         """Loops of this closure whose repeated part contains ``offset``."""
         return [loop for loop in self.loops if loop.repeats(offset)]
 
+    def capturers_among(self, closures: list[Closure]) -> list[Closure]:
+        """The closures created by this activation that contain ``closures`` (first seen first): when these refer
+        to a binding of ``self``, those are what capture it."""
+        out: list[Closure] = []
+        for closure in closures:
+            capturer = self.child_containing(closure)
+            if capturer is not None and capturer not in out:
+                out.append(capturer)
+        return out
+
     def child_containing(self, inner: Closure) -> Closure | None:
         """The direct child of ``self`` on the way down to ``inner`` (``inner`` itself if direct)."""
         node: Closure | None = inner
@@ -315,22 +337,36 @@ class Closure:
         return node
 
 
+class FlowEdge(enum.Enum):
+    """The edges of a ``FlowGraph`` that an evidence chain names, each in its own words (``decide``)."""
+
+    #: a loop runs again: from the end of its body (or its update clause) back to its test or head.
+    BACK = "back"
+    #: a ``for`` loop's update clause runs after its body: ``for (let i = 0; i < n; i++)``.
+    UPDATE = "update"
+    #: a ``try`` block (or its ``catch``) throws, to the handler (or the ``finally``).
+    THROW = "throw"
+    #: a jump out of a ``try`` or ``catch`` runs the ``finally`` first, then goes on from its end.
+    FINALLY = "finally"
+    #: a ``case`` that does not end in ``break`` runs on into the next one.
+    FALLTHROUGH = "fallthrough"
+    #: ``break`` or ``continue``, to the loop's exit or its next turn.
+    JUMP = "jump"
+
+
 @dataclass(frozen=True, slots=True)
 class FlowNote:
     """Why an edge of a ``FlowGraph`` exists, when an evidence chain should say it."""
 
-    #: ``"back"`` (a loop runs again), ``"update"`` (a ``for`` loop's update clause runs after its body),
-    #: ``"throw"`` (a ``try`` block throws), ``"finally"``, ``"fallthrough"`` (a ``case`` runs on into the
-    #: next), ``"jump"`` (``break``/``continue``).
-    kind: str
+    kind: FlowEdge
     #: where: the loop, the ``try``, the ``finally``, the ``case``, the jump.
     offset: int
 
 
 @dataclass(slots=True)
 class FlowGraph:
-    """The control flow of one activation, in straight-line *segments* (built by ``bind/flow_builder``;
-    ``bind/flow`` answers what can run after what).  Within a segment, execution follows the text."""
+    """The control flow of one activation, in straight-line *segments* (built by ``flow/builder``;
+    ``flow/reach`` answers what can run after what).  Within a segment, execution follows the text."""
 
     #: for each segment, its successors with the note of the edge (or None).
     successors: list[list[tuple[int, FlowNote | None]]] = field(default_factory=list)

@@ -4,10 +4,10 @@ Each rule's doc has three sections, *What it does*, *Why is this bad?* and
 *Example*, in the manner of ruff, and a fourth, *How to fix*, where the fix
 is not obvious from the example.  Two pages are generated from here
 (``python -m capture_analysis.commands.rules_doc --write``), and a test keeps
-them in step: ``docs/rules.md`` for the source tree, and ``docs/rules.html``
-inside the package, which every installed copy has, so that the links of
-LSP and SARIF diagnostics resolve after ``pip install``.  New rules go at
-the end, with a new code.
+them in step: ``docs/rules.md`` for the source tree, and
+``capture_analysis/docs/rules.html``, which every installed copy has, so
+that the links of LSP and SARIF diagnostics resolve after ``pip install``.
+New rules go at the end, with a new code.
 """
 
 from __future__ import annotations

@@ -82,7 +82,7 @@ class SourceFile:
         self._ascii = self.data.isascii()
 
     @classmethod
-    def from_bytes(cls, path: str, raw: bytes) -> "SourceFile":
+    def from_bytes(cls, path: str, raw: bytes) -> SourceFile:
         try:
             return cls(path, raw.decode("utf-8"))
         except UnicodeDecodeError:

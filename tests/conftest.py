@@ -24,6 +24,7 @@ for _colour in ("FORCE_COLOR", "NO_COLOR"):
     os.environ.pop(_colour, None)
 SHARED = ROOT.parent / "shared"
 SCHEMA_PATH = ROOT / "docs" / "schema" / "boxcheck-1.json"
+SARIF_SCHEMA = SHARED / "schemas" / "sarif-schema-2.1.0.json"
 #: issue 19's leak: `big` is kept alive by the returned arrow through `make`'s context, though only `use` reads it.
 LEAK = """\
 export function make() {
@@ -68,6 +69,16 @@ def schema_validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+@pytest.fixture(scope="session")
+def sarif_validator() -> jsonschema.Draft4Validator:
+    """The official SARIF 2.1.0 schema (tests/test_format_sarif.py, tests/test_shard.py)."""
+    if not SARIF_SCHEMA.exists():
+        pytest.skip(f"the official SARIF schema is not at {SARIF_SCHEMA} (it lives beside the project, in ../shared)")
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator.check_schema(schema)
+    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker())
 
 
 NODE = shutil.which("node")

@@ -10,6 +10,7 @@ import pytest
 
 from capture_analysis.bind import bind, binder, dispatch
 from capture_analysis.commands import architecture
+from capture_analysis.flow import builder, constructs
 from capture_analysis.parsing import language, parse, syntax_problems
 from capture_analysis.source import SourceFile
 
@@ -120,3 +121,57 @@ def test_only_generic_kinds_reach_the_generic_visitor_in_well_formed_code(monkey
 @pytest.mark.parametrize("kind", sorted(dispatch.GENERIC))
 def test_every_generic_kind_says_why(kind: str) -> None:
     assert len(dispatch.GENERIC[kind]) > 20
+
+
+# -- control-flow coverage -----------------------------------------------------------------------
+
+#: statement kinds the grammars do not name ``*_statement`` or ``*_declaration``.
+OTHER_STATEMENTS = {"statement_block", "module", "import_alias", "function_signature"}
+
+
+def statement_kinds() -> set[str]:
+    return {kind for kind in named_kinds() if kind.endswith(("_statement", "_declaration"))} | OTHER_STATEMENTS
+
+
+def flow_places() -> dict[str, set[str]]:
+    """Where the control-flow builder decided about a node kind (read at call time, so a test can patch it)."""
+    return {"STATEMENTS": set(constructs.STATEMENTS), "EXPRESSIONS": set(constructs.EXPRESSIONS),
+            "OPAQUE": set(builder.OPAQUE), "STRAIGHT_LINE": set(constructs.STRAIGHT_LINE)}
+
+
+def flow_coverage_problems() -> list[str]:
+    places = flow_places()
+    placed = collections.Counter(kind for kinds in places.values() for kind in kinds)
+    problems = [f"in two places: {kind}" for kind, count in sorted(placed.items()) if count > 1]
+    problems += [f"undecided statement: {kind}" for kind in sorted(statement_kinds() - set(placed))]
+    problems += [f"not in the grammars: {kind}" for kind in sorted(set(placed) - named_kinds())]
+    problems += [f"straight-line but not a statement: {kind}"
+                 for kind in sorted(places["STRAIGHT_LINE"] & named_kinds() - statement_kinds())]
+    return problems
+
+
+def test_every_statement_kind_of_both_grammars_is_built_opaque_or_straight_line() -> None:
+    """A statement the flow builder has not decided about would run in text order, loops inside it unseen."""
+    assert not flow_coverage_problems()
+
+
+def test_the_other_statement_kinds_are_in_the_grammars() -> None:
+    assert named_kinds() >= OTHER_STATEMENTS, sorted(OTHER_STATEMENTS - named_kinds())
+
+
+def test_the_flow_coverage_check_reports_a_kind_nobody_decided_about(monkeypatch) -> None:
+    monkeypatch.delitem(constructs.STRAIGHT_LINE, "with_statement")
+    monkeypatch.setattr(constructs, "STATEMENTS",
+                        {kind: handler for kind, handler in constructs.STATEMENTS.items() if kind != "while_statement"})
+    assert flow_coverage_problems() == ["undecided statement: while_statement", "undecided statement: with_statement"]
+
+
+def test_the_flow_coverage_check_reports_a_kind_the_grammars_do_not_have(monkeypatch) -> None:
+    monkeypatch.setitem(constructs.STRAIGHT_LINE, "match_statement", "a kind of a future grammar")
+    monkeypatch.setitem(constructs.STRAIGHT_LINE, "if_statement", "already built by a handler")
+    assert flow_coverage_problems() == ["in two places: if_statement", "not in the grammars: match_statement"]
+
+
+@pytest.mark.parametrize("kind", sorted(constructs.STRAIGHT_LINE))
+def test_every_straight_line_statement_says_why(kind: str) -> None:
+    assert len(constructs.STRAIGHT_LINE[kind]) > 10

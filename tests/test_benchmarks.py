@@ -56,7 +56,8 @@ def results(tmp_path: Path, speed_seconds: float, rss: float, rerun: float, expo
         return {"seconds": times, "mb_per_s": {k: size / 1e6 / v for k, v in times.items()},
                 "peak_rss_mb": {"parse": 50, "boxcheck": rss_mb, "jobs2": rss_mb, "eslint": 1000},
                 "eslint_failures": [],
-                "ratios": {"time_boxcheck_over_parse": seconds / 12.0, "time_boxcheck_over_parse_calls_only": seconds / 11,
+                "ratios": {"time_boxcheck_over_parse": seconds / 12.0,
+                           "time_boxcheck_over_parse_calls_only": seconds / 11,
                            "speed_boxcheck_over_eslint_warm": 60.0 / seconds,
                            "speed_boxcheck_over_eslint_cold": 110.0 / seconds, "speed_jobs2_over_boxcheck": 1.8}}
 

@@ -84,7 +84,7 @@ def test_no_function_level_binding_where_the_engine_makes_none(case):
             "  return get;\n}", "  return get;\n} }\nconst f = (p) => new C().f(p);")
     expected = "1" if case in ("parameter", "let") else "0"
     assert node_got(code, module) == expected
-    storages = {name: s for name, s in function_level(code, "module.mjs" if module else "script.js").items()}
+    storages = dict(function_level(code, "module.mjs" if module else "script.js"))
     assert "var" not in storages
     if case in ("parameter", "let"):
         assert storages == {"param" if case == "parameter" else "let": "value"}

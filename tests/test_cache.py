@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from capture_analysis import cli
+from capture_analysis.analyze import Analyzer
 from capture_analysis.batch import cache as cache_module
 from capture_analysis.batch import outcome
 from capture_analysis.batch import workers as parallel
@@ -49,13 +50,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def analyzed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths analyzed in this process (the CLI's analyzer, seen by --jobs 1 runs), in order."""
     seen: list[str] = []
-    real = cli.analyze_source
+    real = Analyzer.__call__
 
-    def counting(source, policy):
+    def counting(self, source):
         seen.append(Path(source.path).name)
-        return real(source, policy)
+        return real(self, source)
 
-    monkeypatch.setattr(cli, "analyze_source", counting)
+    monkeypatch.setattr(Analyzer, "__call__", counting)
     return seen
 
 
@@ -114,7 +115,7 @@ def test_every_option_that_changes_the_record_is_part_of_the_key(project, analyz
 
 def test_compare_is_part_of_the_key_and_the_format_is_not(project):
     def identity(form: str, **options) -> bytes:
-        return cache_module.Cache(project / "c", outcome.Job(form, RunOptions(**options), (), 1 << 20)).identity
+        return cache_module.Cache(project / "c", outcome.FileTask(form, RunOptions(**options), (), 1 << 20)).identity
 
     assert identity("text", compare=("optimal", "v8")) != identity("text")
     assert identity("json", explain=True, quiet=True, color=True, docs_url="https://example.org") == identity("text")
@@ -135,10 +136,10 @@ def test_one_analysis_serves_every_format_and_rendering_option(project, analyzed
 
 
 def test_the_records_of_a_text_run_without_the_cache_spare_the_bindings_and_a_cached_one_keeps_them(project):
-    text, json_job = (outcome.Job(name, RunOptions(), (), 1 << 20) for name in ("text", "json"))
+    text, json_task = (outcome.FileTask(name, RunOptions(), (), 1 << 20) for name in ("text", "json"))
     path = str(project / "src" / "probes.ts")
     assert outcome.outcome_at(path, text).record["bindings"] is None  # incomplete: no run reads them
-    assert outcome.outcome_at(path, json_job).record["bindings"]
+    assert outcome.outcome_at(path, json_task).record["bindings"]
     store = cache_module.Cache(project / "c", text).open()
     assert outcome.outcome_at(path, text, store).record["bindings"]
     assert store.get(store.key(path, Path(path).read_bytes()), path).record["bindings"]
@@ -238,8 +239,8 @@ def test_a_run_without_files_makes_no_cache(project):
 
 
 def test_the_outcome_a_worker_would_send_is_what_the_cache_returns(project):
-    job = outcome.Job("sarif", RunOptions(), (), 1 << 20)
-    store = cache_module.Cache(project / "c", job).open()
+    task = outcome.FileTask("sarif", RunOptions(), (), 1 << 20)
+    store = cache_module.Cache(project / "c", task).open()
     loaded = from_bytes("src/loops.ts", (project / "src" / "loops.ts").read_bytes())
-    fresh = outcome.outcome_of(loaded, job, store)
+    fresh = outcome.outcome_of(loaded, task, store)
     assert store.get(store.key(loaded.path, loaded.data), loaded.path) == fresh

@@ -80,7 +80,7 @@ def test_reference_shapes_side_by_side(name, function, legacy, optimal, v8):
 def test_docs_table_is_boxcheck_output():
     """docs/policies.md shows POLICIES.md's expected counts next to what boxcheck prints."""
     text = (ROOT / "docs" / "policies.md").read_text()
-    for name, function, legacy, optimal, v8 in REFERENCE:
+    for _name, function, legacy, optimal, v8 in REFERENCE:
         assert f"| `{function}` | {legacy} | {optimal} | {v8} |" in text, function
 
 
@@ -171,7 +171,7 @@ def test_cli_compare_text_on_the_examples(monkeypatch):
 
 def test_cli_compare_json_validates(monkeypatch, schema_validator):
     monkeypatch.chdir(ROOT)
-    code, out = run("--format", "json", "--compare", "legacy,optimal,v8", "examples/")
+    _, out = run("--format", "json", "--compare", "legacy,optimal,v8", "examples/")
     doc = json.loads(out)
     schema_validator.validate(doc)
     assert doc["policy"] == "optimal"
@@ -181,7 +181,8 @@ def test_cli_compare_json_validates(monkeypatch, schema_validator):
     assert functions["makeOps"]["policies"]["optimal"]["difference"] == {"per_call": -8, "per_iteration": 0, "once": 0}
     assert functions["makeOps"]["allocations"]["per_call"] == 0  # the primary policy's counts are unchanged
     summary = doc["summary"]["policies"]
-    assert summary["optimal"] == {"per_call": doc["summary"]["per_call"], "per_iteration": doc["summary"]["per_iteration"],
+    assert summary["optimal"] == {"per_call": doc["summary"]["per_call"],
+                                  "per_iteration": doc["summary"]["per_iteration"],
                                   "once": doc["summary"]["once"]}
     assert summary["legacy"]["per_call"] > summary["optimal"]["per_call"]
     codes = {d["code"] for entry in doc["files"] for d in entry["diagnostics"]}

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from capture_analysis import config
 from capture_analysis.policies import POLICIES
 from capture_analysis.rules import Severity
 
@@ -131,10 +130,10 @@ def test_missing_explicit_config_and_bad_severity_option(project, capsys):
 
 def test_apply_changes_severity_and_drops_rules_turned_off():
     from capture_analysis.analyze import analyze_text
+    from capture_analysis.diagnose.shown import with_severities
 
     analysis = analyze_text("t.ts", BOXED)
-    settings = config.Config(severity={"BX101": Severity.ERROR})
-    (diagnostic,) = settings.apply(analysis.diagnostics)
+    (diagnostic,) = with_severities(analysis.diagnostics, {"BX101": Severity.ERROR})
     assert diagnostic.level is Severity.ERROR
     assert analysis.diagnostics[0].level is Severity.WARNING  # the analysis itself is not changed
-    assert config.Config(severity={"BX101": None}).apply(analysis.diagnostics) == []
+    assert with_severities(analysis.diagnostics, {"BX101": None}) == []

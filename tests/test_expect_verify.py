@@ -9,7 +9,7 @@ import pytest
 from capture_analysis.allocations import allocate
 from capture_analysis.cli import main as cli_main
 from capture_analysis.decide import decide
-from capture_analysis.expectations.check import Outcome, verify_path
+from capture_analysis.expectations.check import Verdict, verify_path
 from capture_analysis.model import Storage
 from capture_analysis.policies import POLICIES, Policy
 
@@ -34,7 +34,7 @@ def verify(capsys, *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def outcomes(path) -> list[tuple[Outcome, int]]:
+def outcomes(path) -> list[tuple[Verdict, int]]:
     return [(f.outcome, f.line) for f in verify_path(str(path)).findings]
 
 
@@ -80,7 +80,7 @@ def test_unannotated_stack_and_diagnostics_fail_too(tmp_path):
           return () => v;
         }
         """)
-    assert outcomes(path) == [(Outcome.UNANNOTATED, 2), (Outcome.UNANNOTATED, 10)]
+    assert outcomes(path) == [(Verdict.UNANNOTATED, 2), (Verdict.UNANNOTATED, 10)]
     messages = [f.text for f in verify_path(str(path)).findings]
     assert messages[0].startswith("unannotated total: stack")
     assert messages[1].startswith("unannotated BX002: direct `eval`")
@@ -91,13 +91,13 @@ def test_a_header_can_leave_unannotated_lines_unchecked(tmp_path):
     assert outcomes(write(tmp_path, text)) == []
     # an annotated line is still checked both ways
     text = "//@ unannotated: ignore\n" + COUNTER.replace("//~ count: box", "//~ reports BX101")
-    assert outcomes(write(tmp_path, text)) == [(Outcome.UNANNOTATED, 3)]
+    assert outcomes(write(tmp_path, text)) == [(Verdict.UNANNOTATED, 3)]
 
 
 def test_a_name_that_is_not_declared_on_the_line_is_a_mismatch(tmp_path):
     path = write(tmp_path, COUNTER.replace("step: value", "stop: value"))
     (finding,) = verify_path(str(path)).findings
-    assert (finding.outcome, finding.line) == (Outcome.MISMATCH, 3)
+    assert (finding.outcome, finding.line) == (Verdict.MISMATCH, 3)
     assert finding.text == ("expected stop: value, but no such binding is declared on this line "
                             "(declared here: `step` (const))")
 
@@ -141,10 +141,10 @@ def test_diagnostic_expectations(tmp_path):
         'reports BX002 "direct `eval`"': [],
         "reports BX002": [],
         # the regex does not match, and the diagnostic is then stated by nothing
-        'reports BX002 "with"': [(Outcome.MISMATCH, 1), (Outcome.UNANNOTATED, 1)],
-        "reports no BX002": [(Outcome.MISMATCH, 1), (Outcome.UNANNOTATED, 1)],
+        'reports BX002 "with"': [(Verdict.MISMATCH, 1), (Verdict.UNANNOTATED, 1)],
+        "reports no BX002": [(Verdict.MISMATCH, 1), (Verdict.UNANNOTATED, 1)],
         "reports BX002; reports no BX101": [],
-        "reports BX002; reports BX101": [(Outcome.MISMATCH, 1)],
+        "reports BX002; reports BX101": [(Verdict.MISMATCH, 1)],
     }
     for annotation, expected in cases.items():
         assert outcomes(write(tmp_path, base + annotation + "\n")) == expected, annotation
@@ -189,7 +189,7 @@ def test_the_header_policy_decides_storages(tmp_path, everything_boxed):
 
 def test_an_unregistered_policy_is_a_clear_error(tmp_path, capsys):
     path = write(tmp_path, "//@ policy: legacy2019\n" + COUNTER)
-    code, out, err = verify(capsys, path)
+    code, _, err = verify(capsys, path)
     assert code == 2
     assert f"{path}:1:13: error: unknown policy `legacy2019`; registered policies: " in err
     path = write(tmp_path, COUNTER.replace("allocates 1 per call", "allocates 1 per call (v9: 2 per call)"))
@@ -241,7 +241,7 @@ def test_update_rewrites_annotations_from_the_results_and_keeps_bad_answers(tmp_
     assert f"updated {path}" in err
     after = path.read_text().splitlines()
     assert len(after) == len(before)
-    for old, new in zip(before, after):  # code never moves: annotations change at line ends only
+    for old, new in zip(before, after, strict=True):  # code never moves: annotations change at line ends only
         assert new.split("//")[0].rstrip() == old.split("//")[0].rstrip()
     assert after[0].endswith("{ //~ allocates 1 per call")
     # `keep(() => i)` escapes and holds the context that the returned arrow put `count` in (BX107)
@@ -250,7 +250,7 @@ def test_update_rewrites_annotations_from_the_results_and_keeps_bad_answers(tmp_
     assert after[3].endswith("//~ f: box; BAD: f: value")  # the expectation stays; BAD follows the tool
     assert after[4].endswith("let gone = 0;")  # nothing it said exists any more
     assert after[5].endswith("keep(() => i);  //~ i: context")
-    assert verify_path(str(path)).findings[0].outcome is Outcome.KNOWN_BAD
+    assert verify_path(str(path)).findings[0].outcome is Verdict.KNOWN_BAD
 
 
 def test_update_drops_a_stale_bad_marker(tmp_path, capsys):

@@ -12,11 +12,11 @@ import pytest
 
 from capture_analysis.analyze import analyze_source
 from capture_analysis.policies import POLICIES
-from capture_analysis.records import StepRole
 from capture_analysis.report.evidence import meaning
-from capture_analysis.report.json_records import FileRecords
-from capture_analysis.report.record import diagnostic_record
+from capture_analysis.report.file_record import diagnostic_record
+from capture_analysis.report.json_text import JsonText
 from capture_analysis.report.text import render_diagnostic
+from capture_analysis.results import StepRole
 from capture_analysis.source import SourceFile
 
 from .conftest import ROOT
@@ -44,7 +44,7 @@ def explained(code: str, policy: str = "optimal", path: str = "t.ts") -> list[tu
 
 
 def record_of(analysis, diagnostic):
-    return diagnostic_record(analysis, FileRecords(analysis.source), diagnostic)
+    return diagnostic_record(analysis, JsonText(analysis.source), diagnostic)
 
 
 UNICODE = """\
@@ -64,7 +64,7 @@ def test_every_step_has_its_line_and_a_caret_in_terminal_cells_at_its_utf16_colu
     assert [NOTE.match(lines[i]).group(1, 2) for i in notes] == [(str(n), "5") for n in range(1, 6)]
     bars = {line.index("|") for line in lines[1:] if not NOTE.match(line)}
     assert len(bars) == 1, "the gutters of one diagnostic line up"
-    for step, index in zip(steps, notes):
+    for step, index in zip(steps, notes, strict=True):
         code_line, caret_line = lines[index + 1], lines[index + 2]
         position = source.position(step.offset)
         assert code_line.split("| ", 1)[0].strip() == str(position.line)

@@ -23,7 +23,7 @@ from .conftest import ROOT
 
 PAGE = ROOT / "docs" / "first-run.md"
 MOMENT = Path("moment@2.31.0") / "moment.js"
-FENCE = re.compile(r"^```[a-z]*\n(.*?)^```$", re.M | re.S)
+FENCE = re.compile(r"^```[a-z]*\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
 
 def transcripts(page: str) -> list[tuple[list[str], list[str]]]:

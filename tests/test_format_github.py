@@ -10,9 +10,9 @@ import pytest
 from capture_analysis import rules
 from capture_analysis.analyze import analyze_text
 from capture_analysis.diagnose import Diagnostic
+from capture_analysis.report.file_record import diagnostic_record
 from capture_analysis.report.github import annotation, escape_data, escape_property
-from capture_analysis.report.json_records import FileRecords
-from capture_analysis.report.record import diagnostic_record
+from capture_analysis.report.json_text import JsonText
 
 from .conftest import ROOT
 from .golden_outputs import INPUTS, check_golden, golden_name, run_cli
@@ -49,7 +49,7 @@ def test_annotations_carry_the_json_positions(path, monkeypatch):
     diagnostics = json.loads(doc)["files"][0]["diagnostics"]
     parsed = [parse(line) for line in out.splitlines()]
     assert len(parsed) == len(diagnostics)
-    for (name, props, message), diagnostic in zip(parsed, diagnostics):
+    for (name, props, message), diagnostic in zip(parsed, diagnostics, strict=True):
         assert name == {"info": "notice", "hint": "notice"}.get(diagnostic["severity"], diagnostic["severity"])
         assert props == {"file": path, "line": str(diagnostic["line"]), "col": str(diagnostic["column"]),
                          "endLine": str(diagnostic["end_line"]), "endColumn": str(diagnostic["end_column"]),
@@ -76,7 +76,7 @@ def test_path_with_comma_and_colon_is_escaped(tmp_path, monkeypatch):
 def test_multi_line_range_keeps_lines_and_drops_columns():
     analysis = analyze_text("m.ts", "let a = 1;\nlet b = 2;\n")
     diagnostic = Diagnostic(rules.SYNTAX_ERROR, 4, 15, "spans two lines\n50%")
-    assert annotation("m.ts", diagnostic_record(analysis, FileRecords(analysis.source), diagnostic)) == \
+    assert annotation("m.ts", diagnostic_record(analysis, JsonText(analysis.source), diagnostic)) == \
         "::error file=m.ts,line=1,endLine=2,title=BX001 syntax-error::spans two lines%0A50%25"
 
 

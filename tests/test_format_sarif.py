@@ -8,27 +8,17 @@ import re
 import jsonschema
 import pytest
 
-from capture_analysis.report.json_records import FileRecords
+from capture_analysis.report.file_record import diagnostic_record
+from capture_analysis.report.json_text import JsonText
 from capture_analysis.report.lsp import publish_params
-from capture_analysis.report.record import diagnostic_record
 from capture_analysis.report.sarif import result as sarif_result
 from capture_analysis.rules import RULES
 
-from .conftest import ROOT, SHARED, analyze
+from .conftest import ROOT, analyze
 from .golden_outputs import INPUTS, check_golden, golden_name, run_cli, stable
 
-SARIF_SCHEMA = SHARED / "schemas" / "sarif-schema-2.1.0.json"
 #: RFC 3986 URI-reference characters; jsonschema checks ``format: uri`` only with optional packages installed.
 URI_REFERENCE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*$")
-
-
-@pytest.fixture(scope="module")
-def sarif_validator() -> jsonschema.Draft4Validator:
-    if not SARIF_SCHEMA.exists():
-        pytest.skip(f"the official SARIF schema is not at {SARIF_SCHEMA} (it lives beside the project, in ../shared)")
-    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
-    jsonschema.Draft4Validator.check_schema(schema)
-    return jsonschema.Draft4Validator(schema, format_checker=jsonschema.FormatChecker())
 
 
 def validate(validator: jsonschema.Draft4Validator, log: dict) -> None:
@@ -132,7 +122,7 @@ def test_a_diagnostics_function_is_looked_up_not_searched():
     analysis = analyze(code, "factories.ts")
 
     def rendered():
-        records = FileRecords(analysis.source)
+        records = JsonText(analysis.source)
         return ([sarif_result("factories.ts", diagnostic_record(analysis, records, d)) for d in analysis.diagnostics],
                 publish_params(analysis, analysis.diagnostics))
 

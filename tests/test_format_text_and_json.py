@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from capture_analysis.report.json_records import COMPACT, FileRecords
+from capture_analysis.report.json_text import COMPACT, JsonText
 
 from .conftest import ROOT, analyze
 from .golden_outputs import INPUTS, check_golden, golden_name, run_cli
@@ -33,7 +33,7 @@ def test_json_golden_and_schema(path, monkeypatch, schema_validator):
 
 
 def test_binding_records_are_what_the_compact_encoder_writes():
-    """``FileRecords.binding`` writes JSON text by hand: it must be exactly the C encoder's text of the
+    """``JsonText.binding`` writes JSON text by hand: it must be exactly the C encoder's text of the
     same value, with names, reasons and evidence that need escaping (quotes, backslashes, control
     characters, line separators, astral characters)."""
     code = textwrap.dedent('''
@@ -59,7 +59,7 @@ def test_binding_records_are_what_the_compact_encoder_writes():
         }
     ''')
     analysis = analyze(code, "records.ts")
-    records = FileRecords(analysis.source)
+    records = JsonText(analysis.source)
     texts = [records.binding(d) for d in analysis.decisions]
     assert {d.storage.value for d in analysis.decisions} >= {"module", "box", "context", "value"}
     assert any(d.site is not None for d in analysis.decisions)

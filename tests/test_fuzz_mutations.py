@@ -119,7 +119,7 @@ def as_repaired(path) -> bytes:
     source = load(str(path))
     assert isinstance(source, SourceFile)
     text = bytearray(source.data)
-    for rewrite in parse_source(source.data, str(path)).rewrites:
+    for rewrite in parse_source(SourceFile(str(path), source.text)).rewrites:
         text[rewrite.start:rewrite.end] = rewrite.new
     return bytes(text)
 

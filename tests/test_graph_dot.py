@@ -27,7 +27,7 @@ def panel(code: str, *, function: str | None = None, show_all: bool = False, hea
 
 def walk(clusters: list[Cluster], path: tuple[Cluster, ...] = ()) -> Iterator[tuple[Node, tuple[Cluster, ...]]]:
     for cluster in clusters:
-        inner = path + (cluster,)
+        inner = (*path, cluster)
         for node in cluster.nodes:
             yield node, inner
         yield from walk(cluster.children, inner)
@@ -166,7 +166,7 @@ def test_per_iteration_scope_instances_are_stacked_cards_nested_like_the_loops()
     assert cluster_labels(r_path) == ["function · 0 allocations per call, 2 per iteration",
                                       "for @3 × per iteration", ""]
     assert cluster_labels(hits_path)[:3] == cluster_labels(r_path) and hits_path[-1].id.startswith("cluster_s")
-    assert cluster_labels(c_path) == cluster_labels(r_path) + ["for @5 × per iteration", ""]
+    assert cluster_labels(c_path) == [*cluster_labels(r_path), "for @5 × per iteration", ""]
     assert seen_path[:len(c_path)] == c_path and seen_path[-1].id.startswith("cluster_s")
     assert arrow_path[:len(c_path)] == c_path and cluster_labels(arrow_path)[-1] == "arrow"
     outer_card = r_path[1]
@@ -393,7 +393,7 @@ def test_heap_only_draws_the_heap_bindings_and_the_closures_that_force_them() ->
 
 def test_heap_only_draws_a_closure_alone_in_its_frame_as_an_oval_in_the_frame_around_it() -> None:
     drawn = panel(TALLY, heap_only=True)
-    add, path = find(drawn, "add @7")
+    _, path = find(drawn, "add @7")
     assert cluster_labels(path) == ["function · 1 allocation per call, 0 per iteration"]
     _, full_path = find(panel(TALLY), "add @7")
     assert cluster_labels(full_path) == ["function · 1 allocation per call, 0 per iteration", "method"]

@@ -13,12 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import cli
-from capture_analysis.analyze import analyze_source
+from capture_analysis.analyze import Analyzer, analyze_source
 from capture_analysis.batch import outcome
 from capture_analysis.batch import workers as parallel
-from capture_analysis.batch.jobs import Analyzed, Job
 from capture_analysis.batch.loading import load
+from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.cli import main
 from capture_analysis.report import FORMATS, RunOptions
 
@@ -98,14 +97,14 @@ def small_tree(root: Path, names: list[str]) -> Path:
 
 def test_an_internal_error_in_a_worker_costs_only_its_file(tmp_path, monkeypatch, forking):
     small_tree(tmp_path, ["a.ts", "boom.ts", "c.ts"])
-    real = outcome.analyze_source
+    real = Analyzer.__call__
 
-    def exploding(source, policy):
+    def exploding(self, source):
         if source.path.endswith("boom.ts"):
             raise RuntimeError("simulated analyzer bug")
-        return real(source, policy)
+        return real(self, source)
 
-    monkeypatch.setattr(outcome, "analyze_source", exploding)
+    monkeypatch.setattr(Analyzer, "__call__", exploding)
     code, out, err = run("--jobs", "2", str(tmp_path))
     assert code == 2
     assert "boom.ts: internal error: RuntimeError: simulated analyzer bug (please report this" in err
@@ -116,14 +115,14 @@ def test_an_internal_error_in_a_worker_costs_only_its_file(tmp_path, monkeypatch
 def test_a_worker_that_dies_costs_only_the_file_that_kills_it(tmp_path, monkeypatch, forking):
     small_tree(tmp_path, [f"{name}.ts" for name in "abcdefgh"])
     (tmp_path / "d.ts").write_text("export const crash = 1;\n")
-    real = outcome.analyze_source
+    real = Analyzer.__call__
 
-    def dying(source, policy):
+    def dying(self, source):
         if source.path.endswith("d.ts"):
             os._exit(3)  # as a segfault in native code or the out-of-memory killer would end it
-        return real(source, policy)
+        return real(self, source)
 
-    monkeypatch.setattr(outcome, "analyze_source", dying)
+    monkeypatch.setattr(Analyzer, "__call__", dying)
     code, out, err = run("--jobs", "2", "--format", "json", str(tmp_path))
     assert code == 2
     assert "d.ts: internal error: the process analyzing this file died" in err
@@ -164,9 +163,9 @@ def plain(value: object) -> bool:
 
 @pytest.mark.parametrize("format", sorted(FORMATS))
 def test_what_crosses_the_process_boundary_is_plain_data_not_the_analysis(format):
-    job = Job(format, RunOptions(explain=True), (), 1 << 20)
+    task = FileTask(format, RunOptions(explain=True), (), 1 << 20)
     loaded = load(str(ROOT / "examples" / "factories.ts"))
-    result = outcome.outcome_of(loaded, job)
+    result = outcome.outcome_of(loaded, task)
     assert isinstance(result, Analyzed)
     assert plain(result.record)
     analysis = analyze_source(loaded)
@@ -181,13 +180,13 @@ def test_every_format_writes_a_file_before_the_next_ones_are_analyzed(tmp_path, 
     small_tree(tmp_path, ["a.ts", "b.ts", "c.ts"])
     out = io.StringIO()
     written_before: dict[str, str] = {}
-    real = cli.analyze_source
+    real = Analyzer.__call__
 
-    def watching(source, policy):
+    def watching(self, source):
         written_before[Path(source.path).name] = out.getvalue()
-        return real(source, policy)
+        return real(self, source)
 
-    monkeypatch.setattr(cli, "analyze_source", watching)
+    monkeypatch.setattr(Analyzer, "__call__", watching)
     with redirect_stdout(out), redirect_stderr(io.StringIO()):
         main(["--no-cache", "--jobs", "1", "--format", format, str(tmp_path)])
     assert "a.ts" not in written_before["a.ts"]

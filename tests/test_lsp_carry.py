@@ -93,7 +93,7 @@ def test_a_syntax_error_keeps_the_findings_of_the_other_functions_moved_with_the
 
 def test_an_edit_in_the_function_drops_its_findings_until_the_text_parses():
     at = TWO.index("return { add()")
-    published, text = carried_through(TWO, at, "if (")
+    published, _ = carried_through(TWO, at, "if (")
     assert [d["code"] for d in published if d["code"] != "BX001"] == ["BX101"]
     assert "`count`" in next(d["message"] for d in published if d["code"] == "BX101")
     assert "BX001" in [d["code"] for d in published]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.lsp.documents import Change, Document, file_path, grammar_path
-from capture_analysis.lsp.incremental import Analyzed, Stale, TreeKeeper
+from capture_analysis.lsp.incremental import RevisionAnalyzed, RevisionStale, TreeKeeper
 from capture_analysis.parsing import parse
 from capture_analysis.source import PositionEncoding, SourceFile
 
@@ -113,15 +113,15 @@ def test_the_job_analyzes_like_the_command_line_and_skips_stale_revisions():
     text = "function f() { let n = 0; return () => n++; }\n"
     document = Document.open("file:///t.ts", "t.ts", 1, text)
     first = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
-    assert isinstance(first, Analyzed) and not first.incremental
+    assert isinstance(first, RevisionAnalyzed) and not first.incremental
     declared, used = text.index("n ="), text.index("n++")
     document.apply([lsp_change(text, declared, declared + 1, "m"), lsp_change(text, used, used + 1, "m")], 2,
                    PositionEncoding.UTF16)
     snapshot = document.snapshot()
-    assert isinstance(keeper.run(snapshot, DEFAULT_SETTINGS, lambda: snapshot.revision + 1), Stale)
+    assert isinstance(keeper.run(snapshot, DEFAULT_SETTINGS, lambda: snapshot.revision + 1), RevisionStale)
     document.apply([lsp_change(text, used + 1, used + 3, "")], 3, PositionEncoding.UTF16)
     outcome = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
-    assert isinstance(outcome, Analyzed) and outcome.incremental and outcome.version == 3
+    assert isinstance(outcome, RevisionAnalyzed) and outcome.incremental and outcome.version == 3
     expected = analyze_text("t.ts", "function f() { let m = 0; return () => m; }\n")
     assert document.source.text == "function f() { let m = 0; return () => m; }\n"
     assert [(d.rule.code, d.start, d.message) for d in outcome.diagnostics] == [
@@ -161,7 +161,7 @@ def test_a_text_that_needs_a_repair_is_analyzed_as_the_command_line_does_and_nev
     keeper = TreeKeeper()
     document = Document.open("file:///v.ts", "v.ts", 1, text)
     first = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
-    assert isinstance(first, Analyzed) and keeper.trees["file:///v.ts"].repaired
+    assert isinstance(first, RevisionAnalyzed) and keeper.trees["file:///v.ts"].repaired
     assert [d.rule.code for d in first.diagnostics] == ["BX101"]
     at = text.index("n++")
     document.apply([lsp_change(text, at, at + 3, "n")], 2, PositionEncoding.UTF16)

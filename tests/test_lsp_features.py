@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import suppressions
 from capture_analysis.analyze import analyze_text
+from capture_analysis.diagnose import suppressions
 from capture_analysis.lsp.actions import ActionKind, Fix, touching
 from capture_analysis.lsp.hover import hover_markdown
 from capture_analysis.lsp.suppress import comment_fits_at
@@ -138,7 +138,7 @@ def test_a_finding_can_be_suppressed_on_its_line_and_the_cli_agrees():
     after = applied(COUNTER, fix)
     assert after.splitlines()[1] == "  // boxcheck-ignore-next-line BX101"
     again = analyze_text("t.ts", after)
-    assert suppressions.apply(again.source, again.diagnostics) == []
+    assert suppressions.apply(again.file, again.diagnostics) == []
 
 
 def test_an_unused_suppression_can_be_removed():
@@ -212,6 +212,6 @@ def test_declare_const_on_every_example_and_fixture_keeps_every_decision_under_e
                 now = [(d.binding.name, d.binding.kind.value, d.storage) for d in
                        analyze_text(str(path), after, policy).decisions]
                 assert [(n, s) for n, _, s in now] == [(n, s) for n, _, s in before], (path, name, fix.title)
-                kinds = {(old[1], new[1]) for old, new in zip(before, now) if old[1] != new[1]}
+                kinds = {(old[1], new[1]) for old, new in zip(before, now, strict=True) if old[1] != new[1]}
                 assert kinds == {("let", "const")}, (path, name, fix.title)
     assert offered > 0

@@ -119,7 +119,7 @@ def test_a_session_open_change_hover_code_action_save_close_shutdown(start, tmp_
 
 
 def test_utf8_positions_count_bytes(start, tmp_path):
-    path, uri = write(tmp_path, "make.ts", MAKE)
+    _, uri = write(tmp_path, "make.ts", MAKE)
     client = start(cwd=tmp_path)
     assert client.initialize(default_capabilities(["utf-8"]), root=tmp_path)["capabilities"][
         "positionEncoding"] == "utf-8"
@@ -189,7 +189,7 @@ def test_workspace_configuration_file_and_its_changes(start, tmp_path):
 
 def test_a_broken_configuration_file_is_reported_once_and_defaults_apply(start, tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.boxcheck]\nexculde = ["x"]\n', encoding="utf-8")
-    path, uri = write(tmp_path, "make.ts", MAKE)
+    _, uri = write(tmp_path, "make.ts", MAKE)
     client = start(cwd=tmp_path)
     client.initialize(root=tmp_path)
     client.open(uri, MAKE)

@@ -118,3 +118,10 @@ def test_a_venv_that_failed_half_way_is_removed_so_the_next_run_starts_again(pro
     assert not (project / ".venv").exists()
     code, commands, _ = make(project, "demo")
     assert code == 0 and "python3 -m venv .venv" in commands
+
+
+def test_lint_runs_ruff_and_mypy_with_the_venvs_python(project):
+    code, commands, _ = make(project, "lint")
+    assert code == 0
+    assert commands[-2:] == [".venv/bin/python -m ruff check capture_analysis tests benchmarks",
+                             ".venv/bin/python -m mypy"]

@@ -18,12 +18,12 @@ from capture_analysis.analyze import FileAnalysis, analyze_source, analyze_text
 from capture_analysis.batch.loading import load
 from capture_analysis.diagnose import Diagnostic
 from capture_analysis.model import ClosureKind
-from capture_analysis.parsing import parse, parse_source, parser, repair, uses_tsx
+from capture_analysis.parsing import new_parser, parse, parse_source, repair, uses_tsx
 from capture_analysis.parsing.constructs import FAMILIES
 from capture_analysis.parsing.problems import SyntaxProblem
 from capture_analysis.parsing.rewriting import Text
-from capture_analysis.report.json_records import FileRecords
-from capture_analysis.report.record import diagnostic_record
+from capture_analysis.report.file_record import diagnostic_record
+from capture_analysis.report.json_text import JsonText
 from capture_analysis.report.text import type_notes_once
 from capture_analysis.source import SourceFile
 
@@ -67,15 +67,16 @@ def test_the_code_around_a_repaired_construct_is_decided_as_without_it(path: Pat
 @pytest.mark.parametrize("path", TWINS, ids=lambda p: p.name)
 def test_each_fixture_needs_its_repairs_and_parses_clean_after_them(path: Path):
     data = path.read_bytes()
-    parsed = parse_source(data, str(path))
-    raw = parser(uses_tsx(str(path))).parse(data)
+    parsed = parse_source(SourceFile.from_bytes(str(path), data))
+    raw = new_parser(uses_tsx(str(path))).parse(data)
     assert parsed.rewrites and not parsed.problems
     assert raw.root_node.has_error or all(r.family.silent for r in parsed.rewrites)
     assert all(r.start < data.index(MARKER.encode()) for r in parsed.rewrites), "the second half needs no repair"
 
 
 def test_every_family_has_a_fixture():
-    repaired = {r.family.name for path in TWINS for r in parse_source(path.read_bytes(), str(path)).rewrites}
+    repaired = {r.family.name for path in TWINS
+                for r in parse_source(SourceFile.from_bytes(str(path), path.read_bytes())).rewrites}
     assert repaired == {family.name for family in FAMILIES}
 
 
@@ -84,7 +85,7 @@ def test_a_repair_moves_no_byte_and_leaks_no_text(path: Path):
     """Same length; the tree spans the file; names in the model are the file's own text at their offsets."""
     analysis = analysis_of(path)
     data = analysis.source.data
-    parsed = parse_source(data, str(path))
+    parsed = parse_source(SourceFile.from_bytes(str(path), data))
     assert all(len(r.new) == r.end - r.start for r in parsed.rewrites)
     assert parsed.tree.root_node.end_byte == len(data)
     for binding in analysis.model.bindings:
@@ -99,24 +100,24 @@ def test_a_repair_moves_no_byte_and_leaks_no_text(path: Path):
 def test_the_rounds_give_the_tree_a_fresh_parse_of_the_rewritten_text_gives(path: Path):
     """The rounds re-parse incrementally from the previous tree; the result must not depend on it."""
     data = path.read_bytes()
-    parsed = parse_source(data, str(path))
+    parsed = parse_source(SourceFile.from_bytes(str(path), data))
     text = bytearray(data)
     for rewrite in parsed.rewrites:
         text[rewrite.start:rewrite.end] = rewrite.new
-    fresh = parser(uses_tsx(str(path))).parse(bytes(text))
+    fresh = new_parser(uses_tsx(str(path))).parse(bytes(text))
     assert str(fresh.root_node) == str(parsed.tree.root_node)
 
 
 def test_a_file_without_errors_is_parsed_once_and_left_alone():
     data = b"export function f() { let n = 0; return () => n++; }\n"
-    parsed = parse_source(data, "clean.ts")
+    parsed = parse_source(SourceFile.from_bytes("clean.ts", data))
     assert parsed.rewrites == () and parsed.problems == [] and not parsed.repaired
 
 
 def test_the_text_form_of_a_construct_outside_code_is_not_rewritten():
     """`<in T>` in a comment or a string is text: the file parses, and nothing is rewritten there."""
     data = b"// interface P<in T> {}\nconst s = 'let as = 1; for (using x of xs)';\ninterface Q<in T> { a: T }\n"
-    parsed = parse_source(data, "t.ts")
+    parsed = parse_source(SourceFile.from_bytes("t.ts", data))
     assert [(r.family.name, r.start) for r in parsed.rewrites] == [("variance", data.rindex(b"in T"))]
 
 
@@ -163,7 +164,7 @@ def test_a_reserved_word_the_grammar_reads_as_a_name_is_a_syntax_error():
 
 def test_export_with_its_declaration_on_the_next_line_exports_it():
     """The grammar reads `export` alone as a name, without an error; TypeScript exports the function."""
-    parsed = parse_source(b"export\nfunction f() { return 1 }\n", "e.ts")
+    parsed = parse_source(SourceFile.from_bytes("e.ts", b"export\nfunction f() { return 1 }\n"))
     assert [r.family.name for r in parsed.rewrites] == ["export-line-break"] and not parsed.problems
     assert parsed.tree.root_node.children[0].type == "export_statement"
 
@@ -186,7 +187,7 @@ def test_a_type_note_is_a_hint_and_the_text_output_shows_a_file_s_notes_once_wit
     problem = SyntaxProblem(0, 1, None, True, 0, 1, "in", "a type parameter list", "a variance annotation")
     assert problem.unsupported and rules.UNSUPPORTED_TYPE_SYNTAX.severity is rules.Severity.HINT
     analysis = analyze_text("n.ts", "let a = 1;\n")
-    records = FileRecords(analysis.source)
+    records = JsonText(analysis.source)
     notes = [Diagnostic(rules.UNSUPPORTED_TYPE_SYNTAX, i, i + 1, problem.message) for i in range(3)]
     warning = Diagnostic(rules.HEAP_CAPTURE, 5, 6, "`n` needs a heap box")
     shown = type_notes_once([diagnostic_record(analysis, records, d) for d in (notes[0], warning, *notes[1:])])
@@ -196,10 +197,10 @@ def test_a_type_note_is_a_hint_and_the_text_output_shows_a_file_s_notes_once_wit
 
 
 def test_every_consumer_sees_the_repaired_tree():
-    """parse() (the policies' second look, suppressions, expectations) gives the tree the pipeline binds."""
+    """parse() (the inline expectations' reader and updater) gives the tree the pipeline binds."""
     data = b"interface P<in T> { a: T }\nexport function f() { let n = 0; return () => n; }\n"
     assert not parse(data, "v.ts").root_node.has_error
-    assert str(parse(data, "v.ts").root_node) == str(parse_source(data, "v.ts").tree.root_node)
+    assert str(parse(data, "v.ts").root_node) == str(parse_source(SourceFile.from_bytes("v.ts", data)).tree.root_node)
 
 
 def test_a_generic_call_split_over_lines_in_a_conditional_keeps_its_meaning():
@@ -207,7 +208,7 @@ def test_a_generic_call_split_over_lines_in_a_conditional_keeps_its_meaning():
     line-break family would put there is refuted by the re-parse and taken back."""
     data = (b"declare const c: boolean;\ndeclare function f<T>(x: T): T;\nexport function g(x: number) {\n"
             b"  const y = c ? f\n  <number>(x): 0;\n  return () => y;\n}\n")
-    using = parser(False)
+    using = new_parser(False)
     tree = using.parse(data)
     proposed = repair.rewrites_in(Text(bytearray(data), tree, True, False), [(0, len(data))], set())
     (line_break,) = [r for r in proposed if r.family.name == "member-after-line-break"]
@@ -245,14 +246,14 @@ def test_a_real_error_beside_a_construct_is_a_bx001_and_the_file_keeps_its_other
     the damage, the round failed as a whole, and every problem passed for a known construct (BX004)."""
     text = ("type Narrow<type> = (type extends Function<? type : never);\n"
             "type Pair = [new: number, any: string];\n")
-    parsed = parse_source(text.encode(), "n.ts")
+    parsed = parse_source(SourceFile.from_bytes("n.ts", text.encode()))
     assert {r.family.name for r in parsed.rewrites} == {"tuple-label"}
     assert parsed.problems and all(p.at < text.index("\n") for p in parsed.problems)
     assert not any(p.unsupported for p in parsed.problems)
 
 
 def test_export_type_star_is_repaired_only_where_export_starts_a_statement():
-    parsed = parse_source(b'"s" as\nexport type * from x\n', "e.ts")
+    parsed = parse_source(SourceFile.from_bytes("e.ts", b'"s" as\nexport type * from x\n'))
     assert not parsed.rewrites and parsed.problems
-    assert [r.family.name for r in parse_source(b'export type * from "m"\n', "e.ts").rewrites] == [
-        "export-type-star"]
+    parsed = parse_source(SourceFile.from_bytes("e.ts", b'export type * from "m"\n'))
+    assert [r.family.name for r in parsed.rewrites] == ["export-type-star"]

@@ -15,8 +15,7 @@ import pytest
 
 from capture_analysis.analyze import FileAnalysis, analyze_text
 from capture_analysis.policies import POLICIES, Policy
-from capture_analysis.policies.support import PolicySite
-from capture_analysis.records import FunctionReport
+from capture_analysis.results import FunctionReport, PolicySite
 
 from .conftest import ROOT, SHARED
 
@@ -136,7 +135,7 @@ def test_probe_gives_its_measured_count(probes, measurement):
 def test_known_difference_is_real_flagged_and_documented(probes, measurement):
     analysis = probes.analysis
     assert boxcheck_count(analysis, measurement) != measurement.count
-    unmodelled = LEGACY.unmodelled(analysis.model, analysis.source)
+    unmodelled = LEGACY.unmodelled(analysis.model, analysis.file)
     names = (measurement.function, *CALLS_INTO.get(measurement.function, ()))
     assert any(closure.name in names for closure in unmodelled)
     assert any(d.rule.code == "BX105" and any(f"`{n}`" in d.message for n in names) for d in analysis.diagnostics)
@@ -455,7 +454,7 @@ def test_state_machines_are_flagged_not_modelled():
         export async function nestedOnly() { return async () => { await null; }; }
         export function* gen() { yield 1; }
     """)
-    flagged = {c.name for c in LEGACY.unmodelled(analysis.model, analysis.source)}
+    flagged = {c.name for c in LEGACY.unmodelled(analysis.model, analysis.file)}
     assert flagged == {"awaits", "forAwait", "gen", None}  # the nested async arrow awaits, nestedOnly does not
     notes = [d for d in analysis.diagnostics if d.rule.code == "BX105"]
     assert len(notes) == 4

@@ -17,7 +17,7 @@ import pytest
 from capture_analysis.analyze import FileAnalysis, analyze_text
 from capture_analysis.cli import main
 from capture_analysis.policies import POLICIES, Policy
-from capture_analysis.policies.support import PolicySite
+from capture_analysis.results import PolicySite
 
 from .conftest import ROOT
 

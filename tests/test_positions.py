@@ -81,8 +81,9 @@ def test_every_character_boundary_converts_in_every_encoding(text):
 def reported(fmt: str, out: str) -> list[tuple[str, int, int, str]]:
     """(code, 1-based line, 1-based UTF-16 column, message) of each diagnostic, read from one format's output."""
     if fmt == "text":
-        return [(m["code"], int(m["line"]), int(m["col"]), m["message"]) for m in
-                re.finditer(r"^\S+:(?P<line>\d+):(?P<col>\d+): \w+\[(?P<code>BX\d+)\] (?P<message>.*)$", out, re.MULTILINE)]
+        text_line = r"^\S+:(?P<line>\d+):(?P<col>\d+): \w+\[(?P<code>BX\d+)\] (?P<message>.*)$"
+        found = re.finditer(text_line, out, re.MULTILINE)
+        return [(m["code"], int(m["line"]), int(m["col"]), m["message"]) for m in found]
     if fmt == "github":
         return [(m["code"], int(m["line"]), int(m["col"]), m["message"]) for m in
                 re.finditer(r"^::\w+ file=[^,]*,line=(?P<line>\d+),col=(?P<col>\d+),.*?title=(?P<code>BX\d+)[^:]*"

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from capture_analysis import cli
-from capture_analysis.analyze import analyze_text
+from capture_analysis.analyze import Analyzer, analyze_text
 from capture_analysis.batch import loading
 from capture_analysis.cli import main
 from capture_analysis.source import SourceFile
@@ -149,14 +148,14 @@ def test_symlink_loops_and_broken_links_do_not_trap_the_walk(tmp_path):
 def test_internal_error_on_one_file_is_reported_and_the_others_continue(tmp_path, monkeypatch):
     (tmp_path / "a.ts").write_text(GOOD)
     (tmp_path / "boom.ts").write_text(GOOD)
-    real = cli.analyze_source
+    real = Analyzer.__call__
 
-    def exploding(source, policy):
+    def exploding(self, source):
         if source.path.endswith("boom.ts"):
             raise RuntimeError("simulated analyzer bug")
-        return real(source, policy)
+        return real(self, source)
 
-    monkeypatch.setattr(cli, "analyze_source", exploding)
+    monkeypatch.setattr(Analyzer, "__call__", exploding)
     code, out, err = run(str(tmp_path))
     assert code == 2
     assert "boom.ts: internal error: RuntimeError: simulated analyzer bug (please report this" in err

@@ -160,9 +160,9 @@ def test_bx101_fix_says_what_each_version_allocates_under_each_policy():
     policies = [cell.strip().strip("`") for cell in header.strip("|").split("|")[1:]]
     assert policies == ["optimal", "legacy", "v8"] and len(rows) == len(ADVICE_ROWS)
     source = SourceFile.from_bytes(str(ADVICE), ADVICE.read_bytes())
-    for function, row in zip(ADVICE_ROWS, rows):
+    for function, row in zip(ADVICE_ROWS, rows, strict=True):
         cells = [cell.strip() for cell in row.strip().strip("|").split("|")[1:]]
-        for policy, cell in zip(policies, cells):
+        for policy, cell in zip(policies, cells, strict=True):
             analysis = analyze_source(source, POLICIES[policy])
             (report,) = [f for f in analysis.functions if f.closure.name == function]
             assert Counter(site.kind.value for site in report.sites) == counted(cell), (function, policy, cell)

@@ -17,7 +17,7 @@ from capture_analysis.batch.shard import Shard, part_of
 from capture_analysis.cli import main
 
 from .conftest import ROOT
-from .test_format_sarif import sarif_validator, validate  # noqa: F401 (a fixture, used by name)
+from .test_format_sarif import validate
 
 NAMES = [f"packages/p{i % 7}/src/module_{i}.ts" for i in range(400)]
 
@@ -62,7 +62,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_the_shards_of_a_run_report_exactly_its_files(repo):
     _, whole, _ = run("--format", "json", "src")
-    every = [entry for entry in json.loads(whole)["files"]]
+    every = list(json.loads(whole)["files"])
     seen = []
     for index in (1, 2, 3):
         _, out, _ = run("--format", "json", "--shard", f"{index}/3", "src")

@@ -8,8 +8,8 @@ import textwrap
 import pytest
 
 from capture_analysis.analyze import analyze_text
+from capture_analysis.diagnose.suppressions import DirectiveKind, apply, find, parse_comment
 from capture_analysis.rules import RULES
-from capture_analysis.suppressions import Scope, apply, find, parse_comment
 
 from .golden_outputs import run_cli
 
@@ -25,7 +25,8 @@ def findings(code: str, path: str = "t.ts") -> list[tuple[str, int, str]]:
     """(code, 1-based line, message) of what is reported after suppressions."""
     analysis = analyze_text(path, textwrap.dedent(code))
     source = analysis.source
-    return [(d.rule.code, source.position(d.start).line, d.message) for d in apply(source, analysis.diagnostics)]
+    return [(d.rule.code, source.position(d.start).line, d.message) for d in apply(analysis.file,
+                                                                                   analysis.diagnostics)]
 
 
 def codes(code: str, path: str = "t.ts") -> list[tuple[str, int]]:
@@ -81,8 +82,8 @@ def test_other_comments_mentioning_the_marker_are_not_directives():
     assert parse_comment("// see boxcheck-ignore in the docs") is None
     assert parse_comment("// boxcheck-ignored") is None
     assert parse_comment("// boxcheck-ignore-next-line BX101, bx102: why") == \
-        (Scope.NEXT_LINE, ("BX101", "BX102"), "why")
-    assert parse_comment("/* boxcheck-ignore-file BX103 */") == (Scope.FILE, ("BX103",), "")
+        (DirectiveKind.NEXT_LINE, ("BX101", "BX102"), "why")
+    assert parse_comment("/* boxcheck-ignore-file BX103 */") == (DirectiveKind.FILE, ("BX103",), "")
 
 
 def test_tsx_comment_in_jsx_is_a_directive():
@@ -152,10 +153,10 @@ def test_bx003_named_in_a_comment_is_told_that_no_comment_can_suppress_it():
     ]
 
 
-def test_file_without_marker_is_not_parsed_again():
+def test_file_without_marker_is_not_searched():
     analysis = analyze_text("t.ts", COUNTER % "  // an ordinary comment")
-    assert find(analysis.source) == []
-    assert apply(analysis.source, analysis.diagnostics) is analysis.diagnostics
+    assert find(analysis.file) == []
+    assert apply(analysis.file, analysis.diagnostics) is analysis.diagnostics
 
 
 def write(tmp_path, text: str) -> str:

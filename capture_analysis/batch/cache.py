@@ -5,7 +5,7 @@ identity: the tool's version, a fingerprint of its code and of the parser
 (so editing boxcheck or upgrading tree-sitter invalidates every entry), and
 every option that changes what a file's record holds (policy, ``--compare``,
 rule severities).  Suppression comments are part of the bytes.  A record is
-what every format renders from (``report.record``), so the output format and
+what every format renders from (``report.file_record``), so the output format and
 the options that only change the rendering (``--quiet``, ``--explain``,
 colour, ``docs-url``) are not part of the key: a run in another format reads
 the same entries.  A re-run over an unchanged repository reads one small
@@ -43,7 +43,7 @@ from typing import Any
 from .. import __version__
 from ..report import FileCounts
 from ..rules import Severity
-from .jobs import Analyzed, Job
+from .tasks import Analyzed, FileTask
 
 DIRECTORY = ".boxcheck_cache"
 #: set (to anything but "" or "0") to turn the cache off, as ``--no-cache`` does.
@@ -84,11 +84,11 @@ def code_fingerprint() -> str:
 class Cache:
     """Entries of one run's identity in one cache directory; picklable, so ``--jobs`` workers share it."""
 
-    def __init__(self, directory: str | os.PathLike[str], job: Job):
+    def __init__(self, directory: str | os.PathLike[str], task: FileTask):
         self.root = Path(directory)
         fingerprint = code_fingerprint()
         self.entries = os.path.join(directory, fingerprint[:20])
-        identity = json.dumps([FORMAT_VERSION, fingerprint, job.identity()])
+        identity = json.dumps([FORMAT_VERSION, fingerprint, task.identity()])
         self.identity = hashlib.sha256(identity.encode()).digest()
         self.writable = True
 
@@ -132,9 +132,10 @@ class Cache:
             return
         counts = outcome.counts
         record = outcome.record
-        if record["bindings"] is None:
-            return  # an incomplete record (``report.record``) serves only the run that made it
-        encoded = [record[field].encode("utf-8", "surrogatepass") for field in RAW]
+        bindings = record["bindings"]
+        if bindings is None:
+            return  # an incomplete record (``report.file_record``) serves only the run that made it
+        encoded = [text.encode("utf-8", "surrogatepass") for text in (bindings, record["functions"])]  # RAW's order
         stored: dict[str, Any] = {
             "record": {key: value for key, value in record.items() if key not in RAW},
             "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels],

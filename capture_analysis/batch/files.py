@@ -148,9 +148,8 @@ def walk(root: str, rules: IgnoreRules, result: Collected) -> list[str]:
                 elif entry.is_file(follow_symlinks=True):
                     if is_source(entry.name) and not rules.ignored(path, False):
                         found.append(path)
-                elif entry.is_symlink():
-                    if not os.path.exists(path):
-                        result.notes.append((path, "broken symbolic link, skipped"))
+                elif entry.is_symlink() and not os.path.exists(path):
+                    result.notes.append((path, "broken symbolic link, skipped"))
             except OSError as error:
                 result.notes.append((path, f"skipped: {error.strerror or error}"))
         pending.extend(reversed(subdirs))

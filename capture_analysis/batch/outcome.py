@@ -3,7 +3,7 @@
 A ``FileAnalysis`` holds the whole scope model and escape graph of a file:
 too big to send back from a ``--jobs`` worker, and nothing a later run could
 reuse.  So a file is reduced, where it was analyzed, to an ``Analyzed``
-outcome: its record (``report.record``: what every format renders from)
+outcome: its record (``report.file_record``: what every format renders from)
 and the counts that the totals and the exit code need.  The run loop only
 ever renders and adds records, in input order, whether they were computed
 in this process, in a worker, or read from the cache; so the output is the
@@ -12,34 +12,34 @@ same byte for byte in all three cases, and in every format.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import partial
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .. import suppressions
-from ..analyze import FileAnalysis, analyze_source
-from ..compare import analyzer
-from ..config import Config
-from ..policies import POLICIES, Policy
 from ..report import FileCounts
-from ..report.record import file_record
-from ..rules import CONTEXT_RETENTION
+from ..report.file_record import file_record
 from ..source import SourceFile
-from . import collector
-from .jobs import Analyzed, Failed, Job, Outcome
+from . import gc_tuning
 from .loading import LoadError, checked, read
+from .tasks import Analyzed, Failed, FileTask, Outcome
 
 if TYPE_CHECKING:
     from .cache import Cache
 
-Analyze = Callable[[SourceFile, Policy], FileAnalysis]
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """A file's bytes as the parent process read them to look it up in the cache, and their key: a miss is
+    analyzed from these, so a file is read and hashed once."""
+
+    data: bytes
+    key: str
 
 
 def internal_error(path: str, error: BaseException) -> Failed:
     return Failed(path, f"internal error: {type(error).__name__}: {error} (please report this with the file)", True)
 
 
-def outcome_of(loaded: SourceFile, job: Job, cache: Cache | None = None, analyze: Analyze | None = None) -> Outcome:
+def outcome_of(loaded: SourceFile, task: FileTask, cache: Cache | None = None) -> Outcome:
     """A loaded source (standard input, a test), via the cache when given."""
     key = None
     if cache is not None:
@@ -47,54 +47,62 @@ def outcome_of(loaded: SourceFile, job: Job, cache: Cache | None = None, analyze
         cached = cache.get(key, loaded.path)
         if cached is not None:
             return cached
-    return fresh(loaded, job, cache, key, analyze)
+    return fresh(loaded, task, cache, key)
 
 
-def outcome_at(path: str, job: Job, cache: Cache | None = None, analyze: Analyze | None = None) -> Outcome:
-    """A file, read once; a cache hit is found from its bytes, before they are decoded or checked."""
-    raw = read(path, job.max_file_size)
+def looked_up(path: str, task: FileTask, cache: Cache) -> Outcome | Read:
+    """A cache hit or a file that cannot be read; else what was read, for the analysis of a miss."""
+    raw = read(path, task.max_file_size)
     if isinstance(raw, LoadError):
         return Failed(path, raw.message, raw.is_error)
-    key = None
-    if cache is not None:
-        key = cache.key(path, raw)
-        cached = cache.get(key, path)
-        if cached is not None:
-            return cached
-    loaded = checked(path, raw, job.max_file_size)
+    key = cache.key(path, raw)
+    cached = cache.get(key, path)
+    return cached if cached is not None else Read(raw, key)
+
+
+def outcome_at(path: str, task: FileTask, cache: Cache | None = None, already: Read | None = None) -> Outcome:
+    """A file, read once; a cache hit is found from its bytes, before they are decoded or checked.  ``already``:
+    the cache was asked, and missed, with these bytes."""
+    if already is None and cache is not None:
+        found = looked_up(path, task, cache)
+        if not isinstance(found, Read):
+            return found
+        already = found
+    if already is not None:
+        raw: bytes | LoadError = already.data
+        key: str | None = already.key
+    else:
+        raw, key = read(path, task.max_file_size), None
+    if isinstance(raw, LoadError):
+        return Failed(path, raw.message, raw.is_error)
+    loaded = checked(path, raw, task.max_file_size)
     if isinstance(loaded, LoadError):
         return Failed(path, loaded.message, loaded.is_error)
-    return fresh(loaded, job, cache, key, analyze)
+    return fresh(loaded, task, cache, key)
 
 
-def fresh(loaded: SourceFile, job: Job, cache: Cache | None, key: str | None, analyze: Analyze | None) -> Outcome:
-    """Analyze, apply the configuration and the suppression comments, make the record, and store it under ``key``.
+def fresh(loaded: SourceFile, task: FileTask, cache: Cache | None, key: str | None) -> Outcome:
+    """Analyze, make the record, and store it under ``key``.
 
     The collector is paused for the whole file and the file's model collected as soon as its record is made
-    (``collector.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
+    (``gc_tuning.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
     """
-    with collector.paused():
-        result = recorded(loaded, job, analyze, complete=cache is not None or job.format == "json")
+    with gc_tuning.paused():
+        result = recorded(loaded, task, complete=cache is not None or task.format == "json")
     if isinstance(result, Analyzed) and key is not None and cache is not None:
         cache.put(key, result)
     return result
 
 
-def recorded(loaded: SourceFile, job: Job, analyze: Analyze | None, complete: bool = True) -> Outcome:
+def recorded(loaded: SourceFile, task: FileTask, complete: bool = True) -> Outcome:
     """The file's record and counts; its analysis is garbage when this returns.
 
     ``complete``: whether the record must serve every format (the JSON format shows all of it, and the cache
     keeps it for a run in any format); a run in another format without the cache spares the rest.
     """
     try:
-        settings = Config(severity=dict(job.severities))
-        if analyze in (None, analyze_source) and not job.options.compare \
-                and settings.severity.get(CONTEXT_RETENTION.code, True) is None:
-            analyze = partial(analyze_source, retain=False)  # BX107 is off: spare the retention analysis
-        if analyze is None:
-            analyze = analyzer(job.options.compare) if job.options.compare else analyze_source
-        analysis = analyze(loaded, POLICIES[job.options.policy])
-        shown = settings.apply(suppressions.apply(analysis.source, analysis.diagnostics))
-        return Analyzed(loaded.path, file_record(analysis, shown, complete=complete), FileCounts.of(analysis, shown))
+        analysis = task.analyzer(loaded)
+        return Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
+                        FileCounts.of(analysis, analysis.shown))
     except Exception as error:  # one bad file must not lose the others
         return internal_error(loaded.path, error)

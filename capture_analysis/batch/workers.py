@@ -4,12 +4,14 @@ Files go to the workers in chunks of a few files (at most ``CHUNK_FILES``
 files or ``CHUNK_BYTES`` bytes), so that a large file does not hold up a
 long queue behind it and small files do not pay one round trip each; at most
 ``WINDOW`` chunks per worker are queued at a time.  A worker sends back
-``outcome.Outcome`` objects (a file's record and its counts), never
+``tasks.Outcome`` objects (a file's record and its counts), never
 an analysis.  The parent yields them in input order, so the output is the
 same whatever the number of workers.
 
 With a cache, the parent reads and hashes each file first: a hit never goes
-to a worker, so a re-run over an unchanged tree starts no process at all.
+to a worker, so a re-run over an unchanged tree starts no process at all,
+and a miss goes to a worker with the bytes and the key the parent has, so
+no file is read or hashed twice.
 
 A worker that dies (a crash in native code, the kernel's out-of-memory
 killer) breaks the pool.  The files of the chunks it took down are then
@@ -30,10 +32,9 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 
 from .cache import Cache
-from .collector import tune_for_batch
-from .jobs import Failed, Job, Outcome
-from .loading import LoadError, read
-from .outcome import Analyze, internal_error, outcome_at
+from .gc_tuning import tune_for_batch
+from .outcome import Read, internal_error, looked_up, outcome_at
+from .tasks import Failed, FileTask, Outcome
 
 CHUNK_FILES = 16
 CHUNK_BYTES = 128 * 1024
@@ -61,23 +62,22 @@ def size_of(path: str) -> int:
         return 0
 
 
-def outcomes(paths: Sequence[str], job: Job, jobs: int, cache: Cache | None = None,
-             analyze: Analyze | None = None) -> Iterator[Outcome]:
-    """One outcome per path, in order; ``analyze`` (in this process only) replaces the analyzer."""
+def outcomes(paths: Sequence[str], task: FileTask, jobs: int, cache: Cache | None = None) -> Iterator[Outcome]:
+    """One outcome per path, in order."""
     if jobs <= 1 or len(paths) <= 1:
         for path in paths:
-            yield outcome_at(path, job, cache, analyze)
+            yield outcome_at(path, task, cache)
         return
-    workers = Workers(jobs, job, cache)
+    workers = Workers(jobs, task, cache)
     try:
         yield from workers.in_order(paths)
     finally:
         workers.close()
 
 
-def analyze_chunk(paths: list[str], job: Job, cache: Cache | None) -> list[Outcome]:
-    """What a worker runs."""
-    return [outcome_at(path, job, cache) for path in paths]
+def analyze_chunk(paths: list[str], read: list[Read | None], task: FileTask, cache: Cache | None) -> list[Outcome]:
+    """What a worker runs: ``read[i]``, what the parent read of ``paths[i]`` to ask the cache, if it did."""
+    return [outcome_at(path, task, cache, already) for path, already in zip(paths, read, strict=True)]
 
 
 def start_method() -> BaseContext:
@@ -88,10 +88,11 @@ def start_method() -> BaseContext:
 
 
 class Chunk:
-    __slots__ = ("paths", "size", "future", "outcomes")
+    __slots__ = ("future", "outcomes", "paths", "read", "size")
 
     def __init__(self) -> None:
         self.paths: list[str] = []
+        self.read: list[Read | None] = []
         self.size = 0
         self.future: Future[list[Outcome]] | None = None
         self.outcomes: list[Outcome] | None = None
@@ -101,9 +102,9 @@ class Chunk:
 
 
 class Workers:
-    def __init__(self, jobs: int, job: Job, cache: Cache | None):
+    def __init__(self, jobs: int, task: FileTask, cache: Cache | None):
         self.jobs = jobs
-        self.job = job
+        self.task = task
         self.cache = cache
         self.executor: ProcessPoolExecutor | None = None
         self.running: set[Future[list[Outcome]]] = set()
@@ -113,12 +114,13 @@ class Workers:
         filling = Chunk()
         for path in paths:
             ready = self.probe(path)
-            if ready is not None:
+            if ready is not None and not isinstance(ready, Read):
                 slots.append(ready)
             else:
                 slots.append((filling, len(filling.paths)))
                 filling.paths.append(path)
-                filling.size += size_of(path)
+                filling.read.append(ready)
+                filling.size += size_of(path) if ready is None else len(ready.data)
                 if filling.full():
                     self.submit(filling)
                     filling = Chunk()
@@ -129,14 +131,12 @@ class Workers:
         while slots:
             yield self.take(slots.popleft())
 
-    def probe(self, path: str) -> Outcome | None:
-        """A cache hit, or a file that cannot be read; ``None`` when a worker must analyze it."""
+    def probe(self, path: str) -> Outcome | Read | None:
+        """A cache hit, or a file that cannot be read; else what a worker analyzes: what was read of it to ask
+        the cache, or ``None`` without a cache."""
         if self.cache is None:
             return None
-        raw = read(path, self.job.max_file_size)
-        if isinstance(raw, LoadError):
-            return Failed(path, raw.message, raw.is_error)
-        return self.cache.get(self.cache.key(path, raw), path)
+        return looked_up(path, self.task, self.cache)
 
     @staticmethod
     def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:
@@ -160,13 +160,13 @@ class Workers:
                 self.executor = ProcessPoolExecutor(self.jobs, mp_context=start_method(),
                                                     initializer=tune_for_batch)
             try:
-                chunk.future = self.executor.submit(analyze_chunk, chunk.paths, self.job, self.cache)
+                chunk.future = self.executor.submit(analyze_chunk, chunk.paths, chunk.read, self.task, self.cache)
             except BrokenProcessPool:
                 self.discard_pool()
                 continue
             self.running.add(chunk.future)
             return
-        chunk.outcomes = [self.alone(path) for path in chunk.paths]
+        chunk.outcomes = self.each_alone(chunk)
 
     def finished(self, chunk: Chunk) -> list[Outcome]:
         if chunk.outcomes is None:
@@ -176,16 +176,20 @@ class Workers:
             except Exception as error:  # a dead worker, or a result that could not be sent back
                 if isinstance(error, BrokenProcessPool):
                     self.discard_pool()
-                chunk.outcomes = [self.alone(path) for path in chunk.paths]
+                chunk.outcomes = self.each_alone(chunk)
             self.running.discard(chunk.future)
             chunk.future = None
         return chunk.outcomes
 
-    def alone(self, path: str) -> Outcome:
+    def each_alone(self, chunk: Chunk) -> list[Outcome]:
+        """Every file of a chunk that no worker analyzed, each ``alone``."""
+        return [self.alone(path, already) for path, already in zip(chunk.paths, chunk.read, strict=True)]
+
+    def alone(self, path: str, already: Read | None) -> Outcome:
         """One file in a process of its own: the way to tell which file of a lost chunk kills its worker."""
         with ProcessPoolExecutor(1, mp_context=start_method()) as single:
             try:
-                return single.submit(analyze_chunk, [path], self.job, self.cache).result()[0]
+                return single.submit(analyze_chunk, [path], [already], self.task, self.cache).result()[0]
             except BrokenProcessPool:
                 return Failed(path, "internal error: the process analyzing this file died (a crash, or out of "
                                     "memory) (please report this with the file)", True)

@@ -32,6 +32,7 @@ from typing import Any, TypeAlias
 
 import tree_sitter
 
+from .. import flow
 from ..model import (
     SAFE_USE,
     Binding,
@@ -47,7 +48,7 @@ from ..model import (
     UseKind,
 )
 from ..parsing import SyntaxProblem
-from . import flow_builder, flow_constructs, mapped_arguments, runs_once, strictness
+from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
 from .syntax import decode_identifier_escapes, escaping, field_ids, unwrap
 
@@ -223,11 +224,10 @@ class Binder:
     ) -> Binding:
         name = self.name_of(name_node)
         existing = scope.declarations.get(name)
-        if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM):
-            if not (existing.kind is BindingKind.PARAM and kind is not BindingKind.PARAM
-                    and scope.parameter_expressions):
-                # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
-                return existing
+        if existing is not None and kind in (BindingKind.VAR, BindingKind.FUNCTION, BindingKind.PARAM) and not (
+                existing.kind is BindingKind.PARAM and kind is not BindingKind.PARAM and scope.parameter_expressions):
+            # ``var x; var x;`` or a ``var`` redeclaring a parameter: one binding.
+            return existing
         binding = Binding(name, kind, scope, name_node.start_byte, name_node.end_byte, init_offset,
                           per_iteration_of=per_iteration_of)
         scope.declarations[name] = binding
@@ -357,11 +357,11 @@ class Binder:
                 needed[own] = None
         if not needed:
             return
-        control = flow_builder.ControlIndex(self.data)
+        control = flow.ControlIndex(self.data)
         for closure in needed:
-            node = flow_builder.closure_node(self.tree.root_node, closure, flow_constructs.ACTIVATIONS)
+            node = flow.closure_node(self.tree.root_node, closure, flow.ACTIVATIONS)
             if node is not None:
-                closure.flow = flow_constructs.build(self.data, self.fields, control, node, closure.kind)
+                closure.flow = flow.build(self.data, self.tree.language, control, node, closure.kind)
 
     def mark_dynamic_scopes(self) -> None:
         """Direct ``eval`` and ``with`` can read and write every visible binding."""
@@ -415,7 +415,6 @@ class Binder:
 
 def skip_node(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """The handler of nodes with no run-time code (``dispatch.TYPE_ONLY``): never pushed at all."""
-    return None
 
 
 def visit_unknown(binder: Binder, node: Node, scope: Scope, use: Use) -> None:

@@ -31,23 +31,12 @@ around the function: whichever reading holds, the binding it names sees it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from ..model import SAFE_USE, Binding, BindingKind, Reference, Scope, Use, UseKind
+from ..model import SAFE_USE, Binding, BindingKind, BlockFunction, Reference, Scope, Use, UseKind
 
 #: what a function's own scope may already hold under the name: ``var h`` joins them.
 VAR_LIKE = (BindingKind.VAR, BindingKind.FUNCTION)
-
-
-@dataclass(slots=True)
-class BlockFunction:
-    """A function declaration in a block of ``function_scope``'s function."""
-
-    block: Scope
-    #: the declaration's own binding, in ``block``.
-    binding: Binding
-    #: where the declaration stands: its write to the ``var`` runs there.
-    statement: int
 
 
 def bind_vars(function_scope: Scope, declared: list[BlockFunction], pattern_catches: set[Scope],

@@ -1,7 +1,7 @@
 """Which handler visits which node kind: one table, built once per grammar, dispatched on kind ids.
 
 Every named node kind of both grammars has a place here, so that a grammar
-upgrade cannot drop a construct silently (``tests/test_node_coverage.py``):
+upgrade cannot drop a construct silently (``tests/test_architecture.py``):
 a handler in ``HANDLERS``; ``TYPE_ONLY``, skipped because it has no run-time
 code; ``READ_BY_PARENT``, never dispatched in a well-formed tree because its
 parent's handler reads it; or ``GENERIC``, left on purpose to
@@ -12,7 +12,7 @@ gets when a syntax error leaves it loose.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter
 
@@ -131,7 +131,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def dispatch_table(language: tree_sitter.Language) -> dict[int, Handler]:
     """Handlers by node kind id, built once per grammar: dispatch on ints, not on type strings."""
     by_name: dict[str, Handler] = dict(HANDLERS)

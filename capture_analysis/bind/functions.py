@@ -11,8 +11,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model import CALLEE_USE, SAFE_USE, Binding, BindingKind, Closure, ClosureKind, Scope, ScopeKind, Use, UseKind
-from .block_functions import BlockFunction
+from ..model import (
+    CALLEE_USE,
+    SAFE_USE,
+    Binding,
+    BindingKind,
+    BlockFunction,
+    Closure,
+    ClosureKind,
+    Scope,
+    ScopeKind,
+    Use,
+    UseKind,
+)
 from .patterns import later_declare
 from .syntax import Node, escaping, has_decorator
 

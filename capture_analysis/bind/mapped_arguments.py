@@ -35,6 +35,7 @@ from __future__ import annotations
 import tree_sitter
 
 from ..model import Closure, ClosureKind, Reference
+from ..parsing import simple_parameter_list
 from .strictness import function_node, is_module, is_strict
 
 Node = tree_sitter.Node
@@ -76,10 +77,10 @@ def mark(references: list[Reference], root: Node, data: bytes, path: str) -> Non
         if not simple_parameter_list(params) or is_strict(closure, root, data):
             continue
         closure.arguments_uses = uses
-        nodes = [root.descendant_for_byte_range(use.start, use.end) for use in uses]
-        closure.arguments_write = next((use for use, node in zip(uses, nodes) if may_write(node)), None)
-        closure.arguments_callee = next((use for use, node in zip(uses, nodes) if may_hand_out_callee(node)), None)
-        closure.arguments_exposes = next((use for use, node in zip(uses, nodes) if not reads_length(node)), None)
+        nodes = [(use, root.descendant_for_byte_range(use.start, use.end)) for use in uses]
+        closure.arguments_write = next((use for use, node in nodes if may_write(node)), None)
+        closure.arguments_callee = next((use for use, node in nodes if may_hand_out_callee(node)), None)
+        closure.arguments_exposes = next((use for use, node in nodes if not reads_length(node)), None)
 
 
 def owner(ref: Reference) -> Closure | None:
@@ -90,21 +91,6 @@ def owner(ref: Reference) -> Closure | None:
     if closure is None or closure.kind not in OWNERS or closure.is_class_member:
         return None
     return closure
-
-
-def simple_parameter_list(params: Node | None) -> bool:
-    """No default, rest or destructuring parameter (a TypeScript ``this`` parameter is erased)."""
-    for param in params.named_children if params is not None else []:
-        if param.type == "comment":
-            continue
-        if param.type not in ("required_parameter", "optional_parameter"):
-            return False
-        pattern = param.child_by_field_name("pattern")
-        if pattern is None or param.child_by_field_name("value") is not None:
-            return False
-        if pattern.type not in ("identifier", "this"):
-            return False
-    return True
 
 
 def may_write(node: Node | None) -> bool:

@@ -137,19 +137,23 @@ def visit_in_pattern(binder: Binder, node: Node | None, scope: Scope, use: Use, 
         binder.visit(node, scope, use)
 
 
-def later_declare(binder: Binder, *args: object) -> None:
-    """``declare_pattern(binder, *args)`` after the expressions pushed after this (defaults run first)."""
+def later_declare(binder: Binder, node: Node, target: Scope, kind: BindingKind, init_offset: int,
+                  loop: Loop | None, expr_scope: Scope, written: int | None = None,
+                  source: tuple[int, int] | None = None) -> None:
+    """``declare_pattern`` after the expressions pushed after this (defaults run first)."""
+    args = (node, target, kind, init_offset, loop, expr_scope, written, source)
     binder.stack.append((declaring, args, None, None))
 
 
-def declaring(binder: Binder, args: tuple[object, ...], _: None, __: None) -> None:
-    declare_pattern(binder, *args)  # type: ignore[arg-type]
+def declaring(binder: Binder, args: tuple[Node, Scope, BindingKind, int, Loop | None, Scope, int | None,
+                                          tuple[int, int] | None], _: None, __: None) -> None:
+    declare_pattern(binder, *args)
 
 
-def later_write(binder: Binder, *args: object) -> None:
-    """``write_pattern(binder, *args)`` after the expressions pushed after this."""
-    binder.stack.append((writing, args, None, None))
+def later_write(binder: Binder, node: Node, scope: Scope, also_read: bool, effect: int) -> None:
+    """``write_pattern`` after the expressions pushed after this."""
+    binder.stack.append((writing, (node, scope, also_read, effect), None, None))
 
 
-def writing(binder: Binder, args: tuple[object, ...], _: None, __: None) -> None:
-    write_pattern(binder, *args)  # type: ignore[arg-type]
+def writing(binder: Binder, args: tuple[Node, Scope, bool, int], _: None, __: None) -> None:
+    write_pattern(binder, *args)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import tree_sitter
 
 from ..model import Binding, BindingKind, Closure, ClosureKind, Reference, UseKind
-from .syntax import FUNCTION_NODES
+from ..parsing import FUNCTION_NODES
 
 Node = tree_sitter.Node
 
@@ -75,9 +75,11 @@ def names_itself(closure: Closure) -> bool:
 def umd_factory(factory: Closure, closures: dict[int, Closure], root: Node, data: bytes) -> bool:
     """Is ``factory`` passed to a wrapper that runs once and calls it at most once (``define`` counts as a call)?"""
     node = root.descendant_for_byte_range(factory.start, factory.end)
-    while node is not None and node.parent is not None and node.parent.type == "parenthesized_expression":
+    if node is None:
+        return False
+    while node.parent is not None and node.parent.type == "parenthesized_expression":
         node = node.parent
-    arguments = node.parent if node is not None else None
+    arguments = node.parent
     call = arguments.parent if arguments is not None else None
     if arguments is None or arguments.type != "arguments" or call is None or call.type != "call_expression":
         return False

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
+from ..parsing import DECLARED_FUNCTIONS, FUNCTION_NODES
 from .patterns import later_declare, later_write
-from .syntax import DECLARED_FUNCTIONS, FUNCTION_NODES, PATTERN_USE, Node, escaping, unwrap, using_declaration
+from .syntax import PATTERN_USE, Node, escaping, unwrap, using_declaration
 
 if TYPE_CHECKING:
     from .binder import Binder

@@ -7,8 +7,9 @@ the escaping ones carry their reason, made once per distinct reason.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
-from types import SimpleNamespace
+from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
+from functools import cache
 
 import tree_sitter
 
@@ -21,11 +22,6 @@ TRANSPARENT = frozenset(
     {"parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression", "type_assertion",
      "instantiation_expression"}
 )
-FUNCTION_NODES = frozenset(
-    {"function_declaration", "generator_function_declaration", "function_expression",
-     "function", "generator_function", "arrow_function", "method_definition"}
-)
-DECLARED_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
 LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
 LOGICAL_OPS = frozenset({"&&", "||", "??"})
 
@@ -87,7 +83,7 @@ def decode_identifier_escapes(text: str) -> str:
     return IDENTIFIER_ESCAPE.sub(char, text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def escaping(why: str) -> Use:
     """The use of a value that may outlive the activation, for this reason (one object per reason)."""
     return Use(UseKind.ESCAPE, why)
@@ -101,24 +97,59 @@ PATTERN_USE = escaping("destructured by an object pattern, which may read its `p
 AWAITED_USE = escaping("awaited")
 
 
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """The ids of the fields the handlers read, in one grammar."""
+
+    alias: int
+    alternative: int
+    argument: int
+    arguments: int
+    body: int
+    condition: int
+    consequence: int
+    constructor: int
+    finalizer: int
+    function: int
+    handler: int
+    increment: int
+    index: int
+    initializer: int
+    key: int
+    kind: int
+    label: int
+    left: int
+    name: int
+    object: int
+    operator: int
+    parameter: int
+    parameters: int
+    pattern: int
+    property: int
+    right: int
+    source: int
+    value: int
+
+
 #: the fields the handlers read.
-FIELDS = (
-    "alias", "alternative", "argument", "arguments", "body", "condition", "consequence", "constructor",
-    "finalizer", "function", "handler", "increment", "index", "initializer", "key", "kind", "label", "left", "name",
-    "object", "operator", "parameter", "parameters", "pattern", "property", "right", "source",
-    "value",
-)
+FIELDS = tuple(f.name for f in dataclass_fields(Fields))
 
 
-@lru_cache(maxsize=None)
-def field_ids(language: tree_sitter.Language) -> SimpleNamespace:
+@cache
+def field_ids(language: tree_sitter.Language) -> Fields:
     """The ids of ``FIELDS`` in ``language``: they differ between the TypeScript and TSX grammars.
 
     ``child_by_field_id`` costs half of ``child_by_field_name``, which compares the name with
     the grammar's field names on every call, and the handlers make hundreds of thousands of them.
     """
-    ids = {name: language.field_id_for_name(name) for name in FIELDS}
-    missing = sorted(name for name, field_id in ids.items() if field_id is None)
+    ids: dict[str, int] = {}
+    missing = []
+    for name in FIELDS:
+        field_id = language.field_id_for_name(name)
+        if field_id is None:
+            missing.append(name)
+        else:
+            ids[name] = field_id
     if missing:
-        raise ValueError(f"the grammar has no field named {', '.join(missing)}")
-    return SimpleNamespace(**ids)
+        raise ValueError(f"the grammar has no field named {', '.join(sorted(missing))}")
+    return Fields(**ids)

@@ -1,2 +1,2 @@
-"""One module per subcommand of ``boxcheck`` (``graph``, ``verify``, ``lsp``) and per generated document
+"""One module per subcommand of ``boxcheck`` (``rule``, ``graph``, ``verify``, ``lsp``) and per generated document
 (``rules_doc`` for docs/rules.md, ``architecture`` for docs/architecture.md's package map)."""

@@ -28,10 +28,10 @@ IMAGE = PACKAGE.parent / "docs" / "img" / "architecture.svg"
 
 #: the units of the picture, grouped as docs/architecture.md describes them; the pipeline in its order.
 GROUPS: dict[str, tuple[str, ...]] = {
-    "data": ("source", "model", "records", "rules"),
-    "the pipeline, per file": ("parsing", "bind", "escape", "decide", "policies", "retention", "allocations",
-                               "diagnose", "analyze", "compare"),
-    "around it": ("cli", "batch", "report", "config", "suppressions", "commands", "expectations", "lsp"),
+    "data": ("source", "model", "results", "rules", "words"),
+    "the pipeline, per file": ("parsing", "bind", "flow", "escape", "decide", "v8_scopes", "policies", "retention",
+                               "allocations", "diagnose", "analyze", "compare"),
+    "around it": ("cli", "batch", "report", "config", "commands", "expectations", "lsp"),
 }
 
 
@@ -46,10 +46,10 @@ def module_files() -> dict[str, Path]:
     return modules
 
 
-def module_graph() -> nx.DiGraph:
+def module_graph() -> nx.DiGraph[str]:
     """``a -> b`` when module ``a`` imports module ``b`` of the package, anywhere in its text."""
     modules = module_files()
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     graph.add_nodes_from(modules)
     for name, path in modules.items():
         base = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
@@ -75,10 +75,10 @@ def unit_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def unit_graph(modules: nx.DiGraph | None = None) -> nx.DiGraph:
+def unit_graph(modules: nx.DiGraph[str] | None = None) -> nx.DiGraph[str]:
     """The imports between units; ``__init__`` (the version) and ``__main__`` are left out."""
     modules = module_graph() if modules is None else modules
-    graph = nx.DiGraph()
+    graph: nx.DiGraph[str] = nx.DiGraph()
     for module in modules:
         if unit_of(module) not in ("__init__", "__main__"):
             graph.add_node(unit_of(module))
@@ -89,14 +89,14 @@ def unit_graph(modules: nx.DiGraph | None = None) -> nx.DiGraph:
     return graph
 
 
-def picture(graph: nx.DiGraph) -> nx.DiGraph:
+def picture(graph: nx.DiGraph[str]) -> nx.DiGraph[str]:
     """What is drawn: the transitive reduction (the unit graph must be acyclic; the tests check it)."""
     reduced = nx.transitive_reduction(graph)
     reduced.add_nodes_from(graph)
     return reduced
 
 
-def dot_source(graph: nx.DiGraph) -> str:
+def dot_source(graph: nx.DiGraph[str]) -> str:
     import graphviz
 
     drawn = picture(graph)
@@ -124,7 +124,7 @@ def drawn_titles(svg: str) -> set[str]:
     return {title for title in titles if title != "architecture" and not title.startswith("cluster_")}
 
 
-def expected_titles(graph: nx.DiGraph) -> set[str]:
+def expected_titles(graph: nx.DiGraph[str]) -> set[str]:
     drawn = picture(graph)
     return set(drawn) | {f"{source}->{target}" for source, target in drawn.edges}
 

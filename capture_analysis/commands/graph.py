@@ -89,7 +89,7 @@ def main(argv: Sequence[str]) -> int:
 
 @contextlib.contextmanager
 def paused_collector() -> Iterator[None]:
-    """``batch.collector.paused`` without its collection on the way out: the process ends with the drawing,
+    """``batch.gc_tuning.paused`` without its collection on the way out: the process ends with the drawing,
     and a collection of one analysis's five million young objects would cost half a second for nothing."""
     enabled = gc.isenabled()
     gc.disable()

@@ -23,8 +23,9 @@ from ..batch.loading import LoadError, load
 from ..diagnose import Diagnostic
 from ..model import Storage
 from ..policies import POLICIES
-from ..records import Decision, FunctionReport
+from ..results import Decision, FunctionReport
 from ..source import SourceFile
+from ..words import closure_name
 from .annotations import (
     AllocationExpectation,
     Amount,
@@ -40,7 +41,7 @@ from .reader import parse_annotations
 CHECKED_STORAGES = frozenset({Storage.BOX, Storage.CONTEXT, Storage.STACK})
 
 
-class Outcome(enum.Enum):
+class Verdict(enum.Enum):
     MISMATCH = "mismatch"
     #: a finding of a checked kind on its line that no annotation states.
     UNANNOTATED = "unannotated"
@@ -51,12 +52,12 @@ class Outcome(enum.Enum):
 
     @property
     def fails(self) -> bool:
-        return self is not Outcome.KNOWN_BAD
+        return self is not Verdict.KNOWN_BAD
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    outcome: Outcome
+    outcome: Verdict
     path: str
     line: int
     text: str
@@ -80,7 +81,7 @@ class FileResult:
 
     @property
     def known_bad(self) -> list[Finding]:
-        return [f for f in self.findings if f.outcome is Outcome.KNOWN_BAD]
+        return [f for f in self.findings if f.outcome is Verdict.KNOWN_BAD]
 
     @property
     def ok(self) -> bool:
@@ -144,10 +145,6 @@ def sites(report: FunctionReport) -> str:
                      for s in report.sites)
 
 
-def function_label(report: FunctionReport) -> str:
-    return f"`{report.closure.name}`" if report.closure.name else f"the {report.closure.kind.value}"
-
-
 class Checker:
     """Checks one file's annotations; ``report`` collects findings, ``actual_*`` feed ``--update``."""
 
@@ -158,7 +155,7 @@ class Checker:
         self.result = FileResult(expectations.source.path)
         self.lines = expectations.by_line()
 
-    def report(self, outcome: Outcome, line: int, text: str) -> None:
+    def report(self, outcome: Verdict, line: int, text: str) -> None:
         self.result.findings.append(Finding(outcome, self.result.path, line, text))
 
     def judge(self, line: int, matches: bool, bad_matches: bool | None, expected: str, got: str,
@@ -166,12 +163,12 @@ class Checker:
         """One comparison: ``bad_matches`` is None without a ``BAD:`` answer for the subject."""
         self.result.checked += 1
         if matches and bad_matches is not None:
-            self.report(Outcome.STALE_BAD, line, f"stale BAD marker: got {got}, as expected; "
+            self.report(Verdict.STALE_BAD, line, f"stale BAD marker: got {got}, as expected; "
                                                  f"remove `BAD: {bad_text}`")
         elif not matches and bad_matches:
-            self.report(Outcome.KNOWN_BAD, line, f"BAD (known wrong): {got}; expected {expected}")
+            self.report(Verdict.KNOWN_BAD, line, f"BAD (known wrong): {got}; expected {expected}")
         elif not matches:
-            self.report(Outcome.MISMATCH, line, f"expected {expected}, got {got}")
+            self.report(Verdict.MISMATCH, line, f"expected {expected}, got {got}")
 
     def run(self) -> FileResult:
         for line, marks in sorted(self.lines.items()):
@@ -197,7 +194,7 @@ class Checker:
             self.result.checked += 1
             here = ", ".join(f"`{d.binding.name}` ({d.binding.kind.value})"
                              for d in self.results.decisions.get(line, [])) or "none"
-            self.report(Outcome.MISMATCH, line, f"expected {expected}, but no such binding is declared on this "
+            self.report(Verdict.MISMATCH, line, f"expected {expected}, but no such binding is declared on this "
                                                 f"line (declared here: {here})")
             return
         for decision in decisions:
@@ -211,7 +208,7 @@ class Checker:
         if report is None:
             self.result.checked += 1
             what = f"a function `{expected.function}`" if expected.function else "a function"
-            self.report(Outcome.MISMATCH, line, f"expected {what} to start on this line for `{expected}`")
+            self.report(Verdict.MISMATCH, line, f"expected {what} to start on this line for `{expected}`")
             return
         bad_amounts = known_wrong_amounts(self.policy, expected, bad)
         for policy, amount in amounts(self.policy, expected):
@@ -219,7 +216,7 @@ class Checker:
             under = "" if policy == self.policy else f" under {policy}"
             bad_amount = bad_amounts.get(policy)
             self.judge(line, actual == amount, None if bad_amount is None else actual == bad_amount,
-                       f"{function_label(report)} to allocate {amount.describe()}{under}",
+                       f"{closure_name(report.closure)} to allocate {amount.describe()}{under}",
                        f"{actual.describe()}{under} ({sites(same)})", str(bad))
 
     def check_diagnostic(self, line: int, expected: DiagnosticExpectation, bad: Expectation | None) -> None:
@@ -247,14 +244,14 @@ class Checker:
                 continue
             for decision in decisions:
                 if decision.storage in CHECKED_STORAGES and not self.stated(line, decision):
-                    self.report(Outcome.UNANNOTATED, line, f"unannotated {decision.binding.name}: "
+                    self.report(Verdict.UNANNOTATED, line, f"unannotated {decision.binding.name}: "
                                                            f"{decision.storage.value} ({decision.reason})")
         for line, diagnostics in sorted(self.results.diagnostics.items()):
             if ignore and line not in self.lines:
                 continue
             for diagnostic in diagnostics:
                 if not self.diagnostic_stated(line, diagnostic):
-                    self.report(Outcome.UNANNOTATED, line,
+                    self.report(Verdict.UNANNOTATED, line,
                                 f"unannotated {diagnostic.rule.code}: {diagnostic.message}")
 
     def diagnostic_stated(self, line: int, diagnostic: Diagnostic) -> bool:

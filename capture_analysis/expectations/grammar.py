@@ -9,6 +9,7 @@ its expectation), so a typo never makes a test that cannot fail.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
@@ -48,6 +49,13 @@ TERMINAL_WORDS = {
 
 WORD = re.compile(r"[A-Za-z0-9_$]+")
 
+#: ``per UNIT`` in an allocation: the number, the unit, and where the number stands.
+Count = tuple[int, str, int]
+#: one policy's part of the parenthesis: its name, then ``nothing`` or its counts.
+PolicyGroup = tuple[lark.Token, list["lark.Token | Count"]]
+#: a line annotation: its number of carets, its expectations, and its ``BAD:`` answers.
+Annotation = tuple[int, list[Expectation], list[Expectation]]
+
 
 @cache
 def grammar_parser() -> lark.Lark:
@@ -82,23 +90,27 @@ def syntax_message(error: lark.exceptions.UnexpectedInput, text: str) -> tuple[i
         return token.start_pos or 0, f"unexpected `{token}`; expected {expected}"
     if isinstance(error, lark.exceptions.UnexpectedCharacters):
         allowed = describe_terminals(error.allowed) if error.allowed else "nothing more"
-        word = WORD.match(text, error.pos_in_stream)
-        found = word.group() if word else text[error.pos_in_stream]
-        return error.pos_in_stream, f"unexpected `{found}`; expected {allowed}"
+        position = error.pos_in_stream or 0  # always set on UnexpectedCharacters; typed Optional in UnexpectedInput
+        word = WORD.match(text, position)
+        found = word.group() if word else text[position]
+        return position, f"unexpected `{found}`; expected {allowed}"
     if isinstance(error, lark.exceptions.UnexpectedEOF):
         return len(text.rstrip()), f"the annotation ends early; expected {describe_terminals(set(error.expected))}"
     return 0, str(error)
 
 
-class BuildExpectations(lark.Transformer):  # type: ignore[type-arg]
-    """Parse tree -> expectations.  Checks what the grammar cannot: codes, regexes, policies, duplicates."""
+class BuildExpectations(lark.Transformer[lark.Token, Annotation]):
+    """Parse tree -> expectations.  Checks what the grammar cannot: codes, regexes, policies, duplicates.
 
-    def __init__(self, offset_of: object) -> None:
+    ``offset_of`` maps a character index in the annotation's text to a byte offset in the file.
+    """
+
+    def __init__(self, offset_of: Callable[[int], int]) -> None:
         super().__init__()
         self.offset_of = offset_of
 
     def _at(self, token: lark.Token) -> int:
-        return self.offset_of(token.start_pos or 0)  # type: ignore[operator]
+        return self.offset_of(token.start_pos or 0)
 
     def name(self, children: list[lark.Token]) -> lark.Token:
         token = children[0]
@@ -122,15 +134,15 @@ class BuildExpectations(lark.Transformer):  # type: ignore[type-arg]
     def nothing(self, children: list[lark.Token]) -> tuple[Amount, int]:
         return Amount(), children[0].start_pos or 0
 
-    def count(self, children: list[lark.Token]) -> tuple[int, str, int]:
+    def count(self, children: list[lark.Token]) -> Count:
         number, unit = children
         return int(number), str(unit), number.start_pos or 0
 
-    def counts(self, children: list[tuple[int, str, int]]) -> tuple[Amount, int]:
+    def counts(self, children: list[Count]) -> tuple[Amount, int]:
         return self._amount(children), children[0][2]
 
     @staticmethod
-    def _amount(counts: list[tuple[int, str, int]]) -> Amount:
+    def _amount(counts: list[Count]) -> Amount:
         seen: dict[str, int] = {}
         for number, unit, position in counts:
             if unit in seen:
@@ -138,15 +150,16 @@ class BuildExpectations(lark.Transformer):  # type: ignore[type-arg]
             seen[unit] = number
         return Amount(seen.get("call", 0), seen.get("iteration", 0), seen.get("program", 0))
 
-    def policy_amount(self, children: list[object]) -> tuple[lark.Token, list[object]]:
+    def policy_amount(self, children: list[lark.Token | Count]) -> PolicyGroup:
         policy, first = children
-        return policy, [first]  # type: ignore[return-value]
+        assert isinstance(policy, lark.Token), "the grammar: NAME \":\" (NOTHING | count)"
+        return policy, [first]
 
-    def policy_amounts(self, children: list[object]) -> tuple[tuple[str, Amount], ...]:
-        groups: list[tuple[lark.Token, list[object]]] = []
+    def policy_amounts(self, children: list[PolicyGroup | Count]) -> tuple[tuple[str, Amount], ...]:
+        groups: list[PolicyGroup] = []
         for child in children:
-            if isinstance(child, tuple) and isinstance(child[0], lark.Token):
-                groups.append(child)  # type: ignore[arg-type]
+            if isinstance(child[0], lark.Token):
+                groups.append(child)
             else:
                 groups[-1][1].append(child)
         out: list[tuple[str, Amount]] = []
@@ -161,14 +174,18 @@ class BuildExpectations(lark.Transformer):  # type: ignore[type-arg]
                 if len(parts) > 1:
                     raise Malformed(parts[0].start_pos or 0, "`nothing` cannot be followed by counts")
                 out.append((name, Amount()))
-            else:
-                out.append((name, self._amount(parts)))  # type: ignore[arg-type]
+            else:  # counts only: a token can only come first (the grammar)
+                out.append((name, self._amount([part for part in parts if not isinstance(part, lark.Token)])))
         return tuple(out)
 
     def allocation(self, children: list[object]) -> AllocationExpectation:
-        function, (amount, position), by_policy = children
+        function, amount_at, by_policy = children  # [name], amount (`nothing` or counts), [policy_amounts]
+        assert function is None or isinstance(function, lark.Token)
+        assert isinstance(amount_at, tuple) and isinstance(by_policy, (tuple, type(None)))
+        amount, position = amount_at
+        assert isinstance(amount, Amount) and isinstance(position, int)
         return AllocationExpectation(None if function is None else str(function), amount,
-                                     by_policy or (), self.offset_of(position))  # type: ignore[operator,arg-type]
+                                     by_policy or (), self.offset_of(position))
 
     def diagnostic(self, children: list[lark.Token | None]) -> DiagnosticExpectation:
         no, code, string = children
@@ -202,7 +219,12 @@ class BuildExpectations(lark.Transformer):  # type: ignore[type-arg]
 
 
 def _flatten(item: object) -> list[Expectation]:
-    return list(item) if isinstance(item, tuple) else [item]  # type: ignore[list-item]
+    """A clause's expectations: ``storages`` gives a tuple of them, the others one."""
+    found: list[Expectation] = []
+    for expectation in item if isinstance(item, tuple) else (item,):
+        assert isinstance(expectation, (StorageExpectation, AllocationExpectation, DiagnosticExpectation))
+        found.append(expectation)
+    return found
 
 
 def check_clauses(expectations: list[Expectation], bad: list[Expectation], text_at: dict[int, int]) -> None:

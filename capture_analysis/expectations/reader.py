@@ -53,8 +53,9 @@ def parse_annotations(source: SourceFile) -> FileExpectations:
         elif text.startswith("//") and LINE_MARKER in text:
             at = text.index(LINE_MARKER)
             _line(result, node.start_byte + len(text[:at].encode("utf-8")), text[at:])
-    result.header = Header(str(header.get("policy", DEFAULT_POLICY)),
-                           header.get("unannotated", Unannotated.REPORT))  # type: ignore[arg-type]
+    unannotated = header.get("unannotated", Unannotated.REPORT)
+    assert isinstance(unannotated, Unannotated), "_header stores it so"
+    result.header = Header(str(header.get("policy", DEFAULT_POLICY)), unannotated)
     for annotation in result.annotations:
         for expectation in annotation.expectations:
             if isinstance(expectation, AllocationExpectation) and \
@@ -86,7 +87,7 @@ def _line(result: FileExpectations, marker_start: int, comment: str) -> None:
     back = {v: k for k, v in offsets.items()}
     try:
         tree = grammar_parser().parse(text, start="annotation")
-        carets, expectations, bad = BuildExpectations(offsets.__getitem__).transform(tree)  # type: ignore[misc]
+        carets, expectations, bad = BuildExpectations(offsets.__getitem__).transform(tree)
         check_clauses(expectations, bad, back)
     except lark.exceptions.UnexpectedInput as error:
         index, message = syntax_message(error, text)

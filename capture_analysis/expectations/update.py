@@ -10,7 +10,7 @@ import tree_sitter
 
 from ..model import Storage
 from ..parsing import parse
-from ..records import Decision
+from ..results import Decision
 from ..source import BOM
 from .annotations import (
     AllocationExpectation,

@@ -1,20 +1,23 @@
 """Code actions: edits computed with the analysis, offered where the request's range touches them.
 
 Each fix is computed on the analysis thread, where the tree is (``declare_const``,
-``suppress``), and kept with the analysis as byte offsets; a request only
-filters them and converts the offsets to the negotiated encoding.
+``suppress``, ``own_block``), and kept with the analysis as byte offsets; a
+request only filters them and converts the offsets to the negotiated encoding.
 
-The rule catalogue's findings BX101-BX103 have fixes that depend on intent
-(keep state in an object, move a closure out of a loop, reorder
-declarations): no edit expresses them safely, so the quick fixes for them
-are suppressions; BX003 (unused suppression) is fixed by deleting the comment;
-BX107 (context retention) by moving the binding and its users into a block
-of their own, where that is exact (``own_block``).
+The fixes of most findings depend on intent (keep state in an object, move
+a closure out of a loop, reorder declarations): no edit expresses them
+safely, so the quick fix offered for every finding but BX001 and BX003 is a
+suppression comment (``suppress``).  Besides it: a ``let`` that is never
+reassigned can be declared ``const`` (a rewrite, ``declare_const``); BX003
+(unused suppression) is fixed by deleting the comment (``suppress``); BX107
+(context retention) by moving the binding and its users into a block of
+their own, where that is exact (``own_block``).
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +58,8 @@ def touching(fixes: list[Fix], start: int, end: int, only: list[str] | None) -> 
     return [fix for fix in fixes if fix.start <= end and start <= fix.end and wanted(fix.kind, only)]
 
 
-def code_action(fix: Fix, uri: str, to_range: Any, diagnostic: Any = None) -> dict[str, Any]:
+def code_action(fix: Fix, uri: str, to_range: Callable[[int, int], dict[str, dict[str, int]]],
+                diagnostic: dict[str, Any] | None = None) -> dict[str, Any]:
     """An LSP ``CodeAction``; ``to_range(start, end)`` converts byte offsets, ``diagnostic`` is the LSP form."""
     action: dict[str, Any] = {
         "title": fix.title,

@@ -134,7 +134,7 @@ def relocated(entry: Entry, old: SourceFile, edits: EditMap, new: SourceFile,
         out["data"] = moved_data(entry.lsp["data"], old, edits, new)
     if "relatedInformation" in entry.lsp:
         related = []
-        for info, span in zip(entry.lsp["relatedInformation"], ranges[1:]):
+        for info, span in zip(entry.lsp["relatedInformation"], ranges[1:], strict=True):
             if span is not None:
                 location = {**info["location"], "range": new.lsp_range(*span, encoding)}
                 related.append({**info, "location": location,

@@ -23,7 +23,7 @@ import tree_sitter
 
 from ..analyze import FileAnalysis
 from ..model import BindingKind, ClosureKind
-from ..records import Decision
+from ..results import Decision
 from .actions import ActionKind, Fix, Replacement
 
 DECLARATION_NODES = frozenset({"lexical_declaration", "for_in_statement"})

@@ -16,7 +16,8 @@ from operator import itemgetter
 
 from ..analyze import FileAnalysis
 from ..model import Closure, Storage
-from ..records import SHOWN, Decision, FunctionReport, Site, capped
+from ..results import Decision, FunctionReport, Site
+from ..words import SHOWN, capped, closure_name
 
 STORAGE_WORDS = {
     Storage.LOCAL: "an ordinary local, nothing per call",
@@ -65,10 +66,6 @@ def function_report(analysis: FileAnalysis, closure: Closure | None) -> Function
     return next((f for f in analysis.functions if f.closure is closure), None)
 
 
-def closure_label(closure: Closure) -> str:
-    return f"`{closure.name}`" if closure.name else f"the {closure.kind.value}"
-
-
 def allocations_line(report: FunctionReport, subject: str) -> str:
     once = f" and **{report.once}** once per program (it runs once)" if report.once else ""
     return (f"{subject} allocates **{report.per_call}** per call and **{report.per_iteration}** per loop "
@@ -97,16 +94,16 @@ def hover_markdown(analysis: FileAnalysis, decision: Decision) -> str:
     lines = [f"boxcheck: `{binding.name}` ({binding.kind.value}) is {storage}: {STORAGE_WORDS[decision.storage]}",
              "", decision.reason]
     if decision.captured_by:
-        captured = ", ".join(f"{closure_label(c)} at {source.position(c.name_start)}" for c in decision.captured_by)
+        captured = ", ".join(f"{closure_name(c)} at {source.position(c.name_start)}" for c in decision.captured_by)
         lines += ["", f"Captured by {captured}."]
     if decision.evidence:
         lines += ["", "Evidence:"]
         lines += [f"{n}. {source.position(step.offset)}: {step.text}" for n, step in enumerate(decision.evidence, 1)]
     report = function_report(analysis, binding.closure)
     if report is not None:
-        lines += ["", allocations_line(report, f"Each call of {closure_label(report.closure)}")]
+        lines += ["", allocations_line(report, f"Each call of {closure_name(report.closure)}")]
     own = next((c for c in analysis.model.closures if c.binding is binding), binding.init_closure)
     own_report = function_report(analysis, own)
     if own_report is not None and own_report is not report:
-        lines += ["", allocations_line(own_report, f"Each call of {closure_label(own_report.closure)}")]
+        lines += ["", allocations_line(own_report, f"Each call of {closure_name(own_report.closure)}")]
     return "\n".join(lines)

@@ -4,8 +4,8 @@ Everything here runs on the server's single analysis thread, which alone
 owns the trees: jobs run in the order they were submitted, and every job
 applies its snapshot's edits even when the analysis is no longer wanted, so
 the tree never misses an edit.  The analysis itself is the whole-file
-pipeline of ``analyze.bind_source``/``apply_policy``, composed here from a
-tree that was re-parsed with edits instead of from scratch (the scope model
+pipeline (``analyze.Analyzer``), from a tree that was re-parsed with edits
+instead of from scratch (the scope model
 and the escape graph are file-wide; re-binding one function alone would
 have to re-resolve every capture that crosses it, and the measured time of
 a whole 5,000-line file is in ``benchmarks/results/``).
@@ -18,12 +18,9 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import tree_sitter
-
-from .. import suppressions
-from ..analyze import FileAnalysis, apply_policy, bind_parsed
+from ..analyze import Analyzer, FileAnalysis
 from ..diagnose import Diagnostic
-from ..parsing import Parsed, language, repaired, uses_tsx
+from ..parsing import ParsedFile, new_parser, repaired, uses_tsx
 from ..policies import POLICIES
 from .actions import Fix
 from .declare_const import declare_const_fixes
@@ -35,7 +32,7 @@ from .suppress import suppression_fixes
 
 
 @dataclass(frozen=True, slots=True)
-class Analyzed:
+class RevisionAnalyzed:
     """A finished analysis of one revision, with what hover and code actions need precomputed."""
 
     uri: str
@@ -54,7 +51,7 @@ class Analyzed:
 
 
 @dataclass(frozen=True, slots=True)
-class Skipped:
+class RevisionSkipped:
     """Not analyzed on purpose: the document is larger than ``maxFileSize``."""
 
     uri: str
@@ -64,44 +61,38 @@ class Skipped:
 
 
 @dataclass(frozen=True, slots=True)
-class Stale:
+class RevisionStale:
     """A newer revision exists: the edits were applied to the tree, the analysis was not run."""
 
     revision: int
 
 
 @dataclass(frozen=True, slots=True)
-class Failed:
+class RevisionFailed:
     revision: int
     message: str
 
 
-Outcome = Analyzed | Skipped | Stale | Failed
+RevisionOutcome = RevisionAnalyzed | RevisionSkipped | RevisionStale | RevisionFailed
 
 
-def analyze_tree(snapshot: Snapshot, parsed: Parsed, settings: Settings) -> FileAnalysis:
-    """``analyze.analyze_source`` from a given parse: the same steps as ``bind_source`` + ``apply_policy``."""
-    return apply_policy(bind_parsed(snapshot.source, parsed), POLICIES[settings.policy])
-
-
-def shown_diagnostics(analysis: FileAnalysis, settings: Settings) -> list[Diagnostic]:
-    """What the command line prints for this file: suppressions, then the configured severities."""
-    if settings.excluded:
-        return []
-    return settings.config.apply(suppressions.apply(analysis.source, analysis.diagnostics))
+def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
+    """What the command line makes of this file, from the parse given: its ``shown`` diagnostics are what it
+    prints (but for a file the configuration excludes, which it does not analyze)."""
+    return Analyzer(POLICIES[settings.policy], settings.config.severity).parsed(parsed)
 
 
 class TreeKeeper:
-    """The latest tree of every open document; used from the analysis thread only."""
+    """The latest tree of every open document, and the analysis thread's parsers; used from that thread only."""
 
     def __init__(self) -> None:
-        self.trees: dict[str, Parsed] = {}
-        self.parsers = {tsx: tree_sitter.Parser(language(tsx)) for tsx in (False, True)}
+        self.trees: dict[str, ParsedFile] = {}
+        self.parsers = {tsx: new_parser(tsx) for tsx in (False, True)}
 
     def forget(self, uri: str) -> None:
         self.trees.pop(uri, None)
 
-    def update(self, snapshot: Snapshot) -> tuple[Parsed, bool]:
+    def update(self, snapshot: Snapshot) -> tuple[ParsedFile, bool]:
         """The parse of ``snapshot``'s text, and whether it was re-parsed from the previous tree.
 
         Where the old or the new text has a syntax error, tree-sitter's error recovery may
@@ -125,32 +116,32 @@ class TreeKeeper:
         if old is not None and tree.root_node.has_error:
             old = None
             tree = parser.parse(snapshot.read)
-        parsed = repaired(parser, snapshot.source.data, tree, snapshot.source.path)
+        parsed = repaired(parser, snapshot.source, tree)
         self.trees[snapshot.uri] = parsed
         return parsed, old is not None
 
-    def run(self, snapshot: Snapshot, settings: Settings, current_revision: Callable[[], int]) -> Outcome:
+    def run(self, snapshot: Snapshot, settings: Settings, current_revision: Callable[[], int]) -> RevisionOutcome:
         """One job.  Never raises: a failure is an outcome, and the next job parses from scratch."""
         try:
             if len(snapshot.source.data) > settings.max_file_size:
                 self.forget(snapshot.uri)
-                return Skipped(snapshot.uri, snapshot.revision, snapshot.version,
+                return RevisionSkipped(snapshot.uri, snapshot.revision, snapshot.version,
                                f"boxcheck: {snapshot.uri} is larger than maxFileSize ({settings.max_file_size} "
                                "bytes): not analyzed")
             started, cpu_started = time.perf_counter(), time.thread_time()
             syntax, incremental = self.update(snapshot)
             parsed = time.perf_counter()
             if current_revision() != snapshot.revision:
-                return Stale(snapshot.revision)
-            analysis = analyze_tree(snapshot, syntax, settings)
-            shown = shown_diagnostics(analysis, settings)
-            fixes = declare_const_fixes(analysis, syntax.tree) + suppression_fixes(snapshot.source, syntax.tree,
-                                                                                   analysis.diagnostics, shown)
+                return RevisionStale(snapshot.revision)
+            analysis = analyze_tree(syntax, settings)
+            shown = [] if settings.excluded else analysis.shown
+            fixes = declare_const_fixes(analysis, syntax.tree) + suppression_fixes(syntax, analysis.diagnostics,
+                                                                                   shown)
             fixes += own_block_fixes(analysis, syntax.tree)
             index = BindingIndex(analysis)
             done = time.perf_counter()
-            return Analyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index, fixes,
+            return RevisionAnalyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index, fixes,
                             parsed - started, done - parsed, time.thread_time() - cpu_started, incremental)
         except Exception:  # one bad document must not stop the server
             self.forget(snapshot.uri)
-            return Failed(snapshot.revision, traceback.format_exc())
+            return RevisionFailed(snapshot.revision, traceback.format_exc())

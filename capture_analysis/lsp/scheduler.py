@@ -32,13 +32,13 @@ from functools import partial
 
 from .documents import Document
 from .edit_map import EditMap
-from .incremental import Analyzed, Outcome, Skipped, Stale, TreeKeeper
+from .incremental import RevisionAnalyzed, RevisionOutcome, RevisionSkipped, RevisionStale, TreeKeeper
 from .settings import Settings
 
 
 class Scheduler:
     def __init__(self, settings_for: Callable[[Document], Settings],
-                 publish: Callable[[Document, Outcome, EditMap], None],
+                 publish: Callable[[Document, RevisionOutcome, EditMap], None],
                  log: Callable[[str], None]):
         self.settings_for = settings_for
         self.publish = publish
@@ -48,7 +48,7 @@ class Scheduler:
         self.documents: dict[str, Document] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
         #: the latest analysis of each document, and the map from its text to the current one.
-        self.latest: dict[str, tuple[Analyzed, EditMap]] = {}
+        self.latest: dict[str, tuple[RevisionAnalyzed, EditMap]] = {}
 
     # -- events -----------------------------------------------------------------------------
 
@@ -118,29 +118,31 @@ class Scheduler:
         job = self.executor.submit(self.keeper.run, snapshot, settings, wanted)
         asyncio.wrap_future(job).add_done_callback(partial(self.finished, document, settings, edits))
 
-    def finished(self, document: Document, settings: Settings, edits: EditMap, future: asyncio.Future[Outcome]) -> None:
+    def finished(self, document: Document, settings: Settings, edits: EditMap,
+                 future: asyncio.Future[RevisionOutcome]) -> None:
         if future.cancelled() or self.documents.get(document.uri) is not document:
             document.untrack(edits)
             return
         outcome = future.result()
-        if isinstance(outcome, Analyzed):
+        if isinstance(outcome, RevisionAnalyzed):
             self.pace(document, outcome, settings)
         current = outcome.revision == document.revision
-        if isinstance(outcome, Stale) or not (current or document.on_save and isinstance(outcome, Analyzed)):
+        saved = document.on_save and isinstance(outcome, RevisionAnalyzed)
+        if isinstance(outcome, RevisionStale) or not (current or saved):
             document.untrack(edits)
             return
-        if isinstance(outcome, Analyzed):
+        if isinstance(outcome, RevisionAnalyzed):
             previous = self.latest.get(document.uri)
             if previous is not None:
                 document.untrack(previous[1])
             self.latest[document.uri] = (outcome, edits)
         else:
             document.untrack(edits)
-            if isinstance(outcome, Skipped):
+            if isinstance(outcome, RevisionSkipped):
                 self.latest.pop(document.uri, None)
         self.publish(document, outcome, edits)
 
-    def pace(self, document: Document, outcome: Analyzed, settings: Settings) -> None:
+    def pace(self, document: Document, outcome: RevisionAnalyzed, settings: Settings) -> None:
         """Switch the document to analysis on save when this one took longer than the setting, and back.
 
         The analysis thread's CPU time measures what the file costs; wall-clock time would also count the
@@ -155,7 +157,7 @@ class Scheduler:
                      "not as you type")
         document.on_save = slow
 
-    def view(self, uri: str) -> tuple[Document, Analyzed, EditMap] | None:
+    def view(self, uri: str) -> tuple[Document, RevisionAnalyzed, EditMap] | None:
         """The latest analysis of an open document, and the map from its text to the current one."""
         document = self.documents.get(uri)
         latest = self.latest.get(uri)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 from typing import Any
 
 from lsprotocol import converters, types
@@ -20,13 +21,13 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from .. import __version__
-from ..source import PositionEncoding
+from ..source import PositionEncoding, SourceFile
 from . import actions
 from .carry import Carried, innermost_closure, moved_positions, relocated, shown
 from .documents import Change, Document, file_path, grammar_path
 from .edit_map import EditMap
 from .hover import hover_markdown
-from .incremental import Analyzed, Failed, Outcome, Skipped
+from .incremental import RevisionAnalyzed, RevisionFailed, RevisionOutcome, RevisionSkipped
 from .scheduler import Scheduler
 from .settings import SECTION, ClientSettings, ConfigFiles, Settings, client_settings, resolve
 
@@ -159,18 +160,18 @@ class BoxcheckServer(LanguageServer):
             if carried is not None and document is not None:
                 document.untrack(carried.edits)
 
-    def publish(self, document: Document, outcome: Outcome, edits: EditMap) -> None:
-        if isinstance(outcome, Failed):
+    def publish(self, document: Document, outcome: RevisionOutcome, edits: EditMap) -> None:
+        if isinstance(outcome, RevisionFailed):
             logger.error("analysis of %s failed:\n%s", document.uri, outcome.message)
             self.window_log_message(types.LogMessageParams(
                 types.MessageType.Error, f"boxcheck: internal error on {document.uri} (please report it):\n"
                                          f"{outcome.message}"))
             return
         diagnostics: list[dict[str, Any]] = []
-        if isinstance(outcome, Skipped):
+        if isinstance(outcome, RevisionSkipped):
             self.tell([outcome.message])
             self.forget_kept(document.uri)
-        elif isinstance(outcome, Analyzed):
+        elif isinstance(outcome, RevisionAnalyzed):
             logger.info("analyzed %s v%s: parse %.1f ms (%s), analysis %.1f ms, cpu %.1f ms", document.uri,
                         outcome.version, outcome.parse_seconds * 1000, "incremental" if outcome.incremental
                         else "full", outcome.analyze_seconds * 1000, outcome.cpu_seconds * 1000)
@@ -309,16 +310,32 @@ def build() -> BoxcheckServer:
         out = []
         for fix in actions.touching(analyzed.fixes, start, end, only):
             around = innermost_closure(analysis.model, fix.start, fix.end)
-            spans = [edits.span(r.start, r.end) for r in fix.edits]
-            if edits.span(around.start, around.end) is None or None in spans:
+            moved = moved_edits(fix, edits)
+            if edits.span(around.start, around.end) is None or moved is None:
                 continue     # an edit since touched the function the fix was computed for
-            moved = dict(zip(((r.start, r.end) for r in fix.edits), spans))
             lsp = None
             if fix.diagnostic is not None:
                 entry = Carried(analysis, [fix.diagnostic], uri, encoding, edits).entries[0]
                 lsp = relocated(entry, analysis.source, edits, current, encoding)
-            action = actions.code_action(fix, uri, lambda s, e: current.lsp_range(*moved[s, e], encoding), lsp)
+            action = actions.code_action(fix, uri, partial(moved_range, current, moved, encoding), lsp)
             out.append(CONVERTER.structure(action, types.CodeAction))
         return out
 
     return server
+
+
+def moved_edits(fix: actions.Fix, edits: EditMap) -> dict[tuple[int, int], tuple[int, int]] | None:
+    """Where the span of each of ``fix``'s edits is now, by its old span; None when an edit since touched one."""
+    moved: dict[tuple[int, int], tuple[int, int]] = {}
+    for replacement in fix.edits:
+        span = edits.span(replacement.start, replacement.end)
+        if span is None:
+            return None
+        moved[replacement.start, replacement.end] = span
+    return moved
+
+
+def moved_range(source: SourceFile, moved: dict[tuple[int, int], tuple[int, int]], encoding: PositionEncoding,
+                start: int, end: int) -> dict[str, dict[str, int]]:
+    """The LSP range, in the current ``source``, of the old span ``[start, end)`` (one of ``moved_edits``)."""
+    return source.lsp_range(*moved[start, end], encoding)

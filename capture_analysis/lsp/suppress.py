@@ -1,8 +1,9 @@
-"""Quick fixes through suppression comments (``suppressions.py`` defines their syntax).
+"""Quick fixes through suppression comments (``diagnose/suppressions.py`` defines their syntax).
 
-* A finding (BX002, BX101-BX103) gets "Suppress BXnnn on line N": a
-  ``// boxcheck-ignore-next-line BXnnn`` line inserted above it, with the
-  line's indentation.  A comment line between two lines never changes what
+* Every finding shown but a syntax error (BX001: fixed in the text, not
+  suppressed) and an unused suppression (BX003: no comment can suppress it)
+  gets "Suppress BXnnn on line N": a ``// boxcheck-ignore-next-line BXnnn``
+  line inserted above it, with the line's indentation.  A comment line between two lines never changes what
   the code means (the tokens and the line breaks between them stay the
   same), but only where a comment can stand: not inside a template literal,
   a string, a block comment or JSX text, which the tree tells::
@@ -19,8 +20,8 @@ from __future__ import annotations
 
 import tree_sitter
 
-from .. import suppressions
-from ..diagnose import Diagnostic
+from ..diagnose import Diagnostic, suppressions
+from ..parsing import ParsedFile
 from ..rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
 from ..source import SourceFile
 from .actions import ActionKind, Fix, Replacement
@@ -52,7 +53,7 @@ def suppress_fix(source: SourceFile, tree: tree_sitter.Tree, diagnostic: Diagnos
     text = source.line_text(line)
     indent = text[:len(text) - len(text.lstrip(" \t"))]
     code = diagnostic.rule.code
-    comment = f"{indent}// {suppressions.Scope.NEXT_LINE.value} {code}\n"
+    comment = f"{indent}// {suppressions.DirectiveKind.NEXT_LINE.value} {code}\n"
     return Fix(f"Suppress {code} on line {line}", ActionKind.QUICK_FIX, diagnostic.start, diagnostic.end,
                (Replacement(line_start, line_start, comment),), diagnostic)
 
@@ -78,11 +79,11 @@ def removal_fix(source: SourceFile, suppression: suppressions.Suppression, diagn
                (Replacement(start, end, text),), diagnostic, preferred=True)
 
 
-def suppression_fixes(source: SourceFile, tree: tree_sitter.Tree, findings: list[Diagnostic],
-                      shown: list[Diagnostic]) -> list[Fix]:
+def suppression_fixes(file: ParsedFile, findings: list[Diagnostic], shown: list[Diagnostic]) -> list[Fix]:
     """Fixes for the ``shown`` diagnostics; ``findings`` are the analysis's, before any suppression."""
+    source, tree = file.source, file.tree
     fixes = []
-    directives = {s.start: s for s in suppressions.find(source)} if any(
+    directives = {s.start: s for s in suppressions.find(file)} if any(
         d.rule is UNUSED_SUPPRESSION for d in shown) else {}
     for diagnostic in shown:
         if diagnostic.rule is UNUSED_SUPPRESSION:

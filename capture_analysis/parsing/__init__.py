@@ -3,16 +3,28 @@
 ``languages`` picks the grammar, ``constructs`` knows what the grammar gets
 wrong and how to rewrite it, ``repair`` is the one entry point
 (``parse_source``, and ``parse`` for the tree alone), ``problems`` says what
-is left and where.
+is left and where, and ``parsed_file`` is what a parse gives the later
+phases: the file, its tree and the questions they ask it.
 """
 
-from .languages import SOURCE_SUFFIXES, TSX_SUFFIXES, TYPESCRIPT_SUFFIXES, is_typed, language, parser, uses_tsx
+from .languages import (
+    DECLARED_FUNCTIONS,
+    FUNCTION_NODES,
+    SOURCE_SUFFIXES,
+    TSX_SUFFIXES,
+    TYPESCRIPT_SUFFIXES,
+    is_typed,
+    language,
+    new_parser,
+    uses_tsx,
+)
+from .parsed_file import ParsedFile, Rewrite, branch_around, simple_parameter_list
 from .problems import TYPE_CONTEXTS, SyntaxProblem, reserved_names, syntax_problems
-from .repair import Parsed, Rewrite, parse, parse_source, repaired
+from .repair import parse, parse_source, repaired
 
 __all__ = [
-    "SOURCE_SUFFIXES", "TSX_SUFFIXES", "TYPESCRIPT_SUFFIXES", "TYPE_CONTEXTS", "Parsed", "Rewrite",
-    "SyntaxProblem", "is_typed", "language", "parse", "parse_source", "parser", "repaired", "reserved_names",
-    "syntax_problems",
-    "uses_tsx",
+    "DECLARED_FUNCTIONS", "FUNCTION_NODES", "SOURCE_SUFFIXES", "TSX_SUFFIXES", "TYPESCRIPT_SUFFIXES",
+    "TYPE_CONTEXTS", "ParsedFile", "Rewrite", "SyntaxProblem", "branch_around", "is_typed", "language",
+    "new_parser", "parse", "parse_source", "repaired", "reserved_names", "simple_parameter_list",
+    "syntax_problems", "uses_tsx",
 ]

@@ -83,7 +83,7 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
         close = text.matching_angle(open_)
     if open_ <= 0 or close < 0 or text.next_code(close + 1) not in (b"(", b"`"):
         return []
-    before = text.data[open_ - 1:open_]
+    before = bytes(text.data[open_ - 1:open_])
     if not (before.isalnum() or before in (b"_", b"$")) or text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
         return []  # `x < y`, `return <div>`: a comparison or JSX
     if text.matching_angle(open_) != close or not looks_like_types(bytes(text.data[open_:close + 1])):

@@ -12,23 +12,26 @@ of its text (and one for a byte that is not UTF-8).
 
 The tree of a repaired file is a parse of the copy: its offsets are the
 file's, its token text is not, which is why the binder and every message
-read names and keywords from the original bytes.  The analysis, the
-policies' second look at the tree, the suppression comments, the
-expectations and the language server all parse through here, so they all
-see the same tree.
+read names and keywords from the original bytes.  The analysis parses here
+once (``parse_source``) and hands the ``ParsedFile`` to every later phase;
+the expectations parse here too (``parse``), and the language server, which
+parses incrementally with edits, repairs its tree here (``repaired``): so
+every consumer sees the same repaired tree.
 """
 
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import tree_sitter
 
+from ..source import SourceFile
 from .constructs import FAMILIES
-from .languages import is_typed, parser, uses_tsx
+from .languages import is_typed, new_parser, uses_tsx
+from .parsed_file import ParsedFile, Rewrite
 from .problems import SyntaxProblem, context_of, damage, syntax_problems
-from .rewriting import Family, Text
+from .rewriting import Text
 
 #: rounds of rewrite and re-parse: a repair can uncover a construct that the damage hid.
 ROUNDS = 8
@@ -45,56 +48,35 @@ NOT_CODE = frozenset({"comment", "string_fragment", "string", "template_string",
                       "html_comment", "hash_bang_line", "escape_sequence", "html_character_reference"})
 
 
-@dataclass(frozen=True, slots=True)
-class Rewrite:
-    """One construct rewritten: which family, where, and the bytes that replace as many of the original."""
-
-    family: Family
-    start: int
-    new: bytes
-
-    @property
-    def end(self) -> int:
-        return self.start + len(self.new)
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    tree: tree_sitter.Tree
-    problems: list[SyntaxProblem]
-    rewrites: tuple[Rewrite, ...] = ()
-
-    @property
-    def repaired(self) -> bool:
-        """Whether the tree is a parse of a rewritten copy (an incremental parse must not start from it)."""
-        return bool(self.rewrites)
-
-
-def parse_source(data: bytes, path: str) -> Parsed:
-    tsx_parser = parser(uses_tsx(path))
-    return repaired(tsx_parser, data, tsx_parser.parse(data), path)
+def parse_source(source: SourceFile) -> ParsedFile:
+    """The file's one parse, with a parser of its own: a tree-sitter parser must not serve two threads."""
+    tsx_parser = new_parser(uses_tsx(source.path))
+    return repaired(tsx_parser, source, tsx_parser.parse(source.data))
 
 
 def parse(data: bytes, path: str) -> tree_sitter.Tree:
-    return parse_source(data, path).tree
+    """The repaired tree alone, of a UTF-8 text that is no ``SourceFile`` yet (a test's snippet, a benchmark's
+    edit)."""
+    return parse_source(SourceFile.from_bytes(path, data)).tree
 
 
-def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, path: str) -> Parsed:
-    """``tree`` (``using``'s parse of ``data``), repaired where it has errors the families explain.
+def repaired(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitter.Tree) -> ParsedFile:
+    """``tree`` (``using``'s parse of the source), repaired where it has errors the families explain.
 
     First the constructs the grammar misreads without an error (``silent``
     families: one search of the text, a re-parse only where one is found),
     then the rounds over the damaged regions.
     """
+    data, path = source.data, source.path
     typed, jsx = is_typed(path), uses_tsx(path)
     if not tree.root_node.has_error and not any(pattern.search(data) for pattern in SILENT[typed]):
-        return Parsed(tree, not_utf8(tree, data, []))  # the common case: one search of the text
+        return ParsedFile(source, tree, not_utf8(tree, data, []))  # the common case: one search of the text
     text = bytearray(data)
     rewrites = misread(using, Text(text, tree, typed, jsx))
     if rewrites:
         text, tree = rewritten(using, text, tree, rewrites)
     if not tree.root_node.has_error:
-        return Parsed(tree, not_utf8(tree, data, []), tuple(rewrites))
+        return ParsedFile(source, tree, not_utf8(tree, data, []), tuple(rewrites))
     problems = syntax_problems(tree, data)
     tried: list[Rewrite] = []
     refused: set[int] = set()
@@ -139,7 +121,7 @@ def repaired(using: tree_sitter.Parser, data: bytes, tree: tree_sitter.Tree, pat
             break
     if problems:
         problems = named(problems, tried + rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), refuted))
-    return Parsed(tree, not_utf8(tree, data, problems), tuple(rewrites))
+    return ParsedFile(source, tree, not_utf8(tree, data, problems), tuple(rewrites))
 
 
 def by_region(found: list[Rewrite], regions: list[tuple[int, int]]) -> list[list[Rewrite]]:

@@ -97,7 +97,8 @@ class Text:
 
     def opening_angle(self, close: int) -> int:
         """The offset of the ``<`` that the ``>`` at ``close`` closes, or -1: ``matching_angle`` backwards."""
-        data, depth, openers = self.data, 0, []
+        data, depth = self.data, 0
+        openers: list[int] = []
         i = close
         while i >= max(0, close - _MAX_BRACKETED):
             c = data[i]
@@ -128,7 +129,8 @@ class Text:
         return self._closing(start, angle=False)
 
     def _closing(self, start: int, angle: bool) -> int:
-        data, depth, closers = self.data, 0, []
+        data, depth = self.data, 0
+        closers: list[int] = []
         end = min(len(data), start + _MAX_BRACKETED)
         i = start
         while i < end:

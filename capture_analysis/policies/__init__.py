@@ -1,10 +1,13 @@
 """Storage policies: the same sources, decided under different rules.
 
 A policy turns the scope model into decisions (``decide``) and groups the
-heap-allocated ones into allocation sites (``allocate``).  ``optimal`` is
+heap-allocated ones into allocation sites (``allocate``).  Each is also
+given the file's parse (``parsing.ParsedFile``): ``legacy`` and ``v8`` ask
+the syntax tree what the model does not keep.  ``optimal`` is
 docs/design.md section 2 (``decide.py`` + ``allocations.py``); ``legacy`` is the
-pre-fix rule of the compiler in the reference case (``legacy.py``);
-``v8`` is what V8 does (``v8.py``).  docs/policies.md states each one.
+pre-fix rule of the compiler in the reference case (``legacy.py``,
+``legacy_syntax.py``); ``v8`` is what V8 does (``v8.py``, with V8's scopes
+in ``v8_scopes.py``).  docs/policies.md states each one.
 
 ``unmodelled``, when a policy has it, names the functions whose allocations
 the policy knows it does not count, with the reason; they are reported.
@@ -18,8 +21,8 @@ from dataclasses import dataclass
 from ..allocations import allocate
 from ..decide import decide
 from ..model import Closure, FileModel
-from ..records import Decision, FunctionReport
-from ..source import SourceFile
+from ..parsing import ParsedFile
+from ..results import Decision, FunctionReport
 from . import legacy, v8
 
 
@@ -29,8 +32,8 @@ class Policy:
     summary: str
     #: the decisions of every binding; given a fourth argument (``boxcheck graph -f``), of those bindings only.
     decide: Callable[..., list[Decision]]
-    allocate: Callable[[FileModel, SourceFile, list[Decision]], list[FunctionReport]]
-    unmodelled: Callable[[FileModel, SourceFile], dict[Closure, str]] | None = None
+    allocate: Callable[[FileModel, ParsedFile, list[Decision]], list[FunctionReport]]
+    unmodelled: Callable[[FileModel, ParsedFile], dict[Closure, str]] | None = None
 
 
 OPTIMAL = Policy(

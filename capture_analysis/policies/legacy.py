@@ -45,13 +45,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..allocations import empty_reports, new_site
 from ..decide import BindingDecider
 from ..escape import EscapeGraph
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Loop, Reference, Storage
-from ..records import SHOWN, Decision, FunctionReport, Step, StepRole, capped
-from ..source import SourceFile
+from ..parsing import ParsedFile, branch_around
+from ..results import Decision, FunctionReport, Step, StepRole
+from ..words import SHOWN, capped, closure_label
 from .legacy_syntax import LegacySyntax
-from .support import branch_around, capturers_of, closure_label, empty_reports, new_site
 
 DECLARED = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.USING, BindingKind.VAR})
 LEXICAL = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.USING})
@@ -74,14 +75,14 @@ def placement(syntax: LegacySyntax, binding: Binding) -> tuple[Loop | None, int 
         loop = max(loops, key=lambda candidate: candidate.start) if loops else None
     else:
         loop = binding.scope.instance_loop
-    branch = branch_around(statement, binding.closure)
+    branch = branch_around(statement, binding.closure.start, binding.closure.end)
     return loop, branch.start_byte if branch is not None else None, statement.start_byte
 
 
 class LegacyDecider(BindingDecider):
-    def __init__(self, model: FileModel, source: SourceFile):
-        super().__init__(model, source)
-        self.syntax = LegacySyntax(model, source)
+    def __init__(self, model: FileModel, file: ParsedFile):
+        super().__init__(model, file)
+        self.syntax = LegacySyntax(model, file)
         self.refs_in: dict[Closure, list[Reference]] = {}
         for ref in model.references:
             self.refs_in.setdefault(ref.closure, []).append(ref)
@@ -196,7 +197,7 @@ class LegacyDecider(BindingDecider):
             return Decision(binding, Storage.MODULE, "declared at module top level: never boxed")
         owner = binding.closure
         captures = [r for r in binding.references if self.counts_as_capture(r, owner)]
-        capturers = capturers_of(owner, [r.closure for r in captures])
+        capturers = owner.capturers_among([r.closure for r in captures])
         writes = self.writes(binding)
         decision = Decision(binding, Storage.LOCAL, "", capturers, writes)
         decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
@@ -232,7 +233,7 @@ class LegacyDecider(BindingDecider):
             value = self.syntax.initializer(binding)
             early = [r for r in captures if value is not None and value.start_byte <= r.start < value.end_byte]
             if early:
-                inner = capturers_of(binding.closure, [r.closure for r in early])
+                inner = binding.closure.capturers_among([r.closure for r in early])
                 return f"its initializer holds {self.labels(inner)}, which {refers(inner)} to it (self-capture)"
         if kind in LEXICAL and binding.init_closure is not None and captures:
             return (f"initialized with a closure literal that {refer} to: the fallback arm boxes it "
@@ -249,7 +250,7 @@ class LegacyDecider(BindingDecider):
                         f"declaration{'s' if len(declarations) > 1 else ''} {self.refer(declarations)} to")
         forward = [r for r in captures if r.start < binding.start]
         if kind in FORWARD and forward:
-            early_closures = capturers_of(binding.closure, [r.closure for r in forward])
+            early_closures = binding.closure.capturers_among([r.closure for r in forward])
             return f"{self.refer(early_closures)} to it before its declaration"
         return None
 
@@ -285,16 +286,17 @@ class LegacyDecider(BindingDecider):
         return "no closure refers to it"
 
 
-def decide(model: FileModel, source: SourceFile, graph: EscapeGraph,
+def decide(model: FileModel, file: ParsedFile, graph: EscapeGraph,
            only: Sequence[Binding] | None = None) -> list[Decision]:
     """``graph`` is unused: the legacy rule has no escape analysis."""
-    return LegacyDecider(model, source).run(only)
+    return LegacyDecider(model, file).run(only)
 
 
-def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) -> list[FunctionReport]:
+def allocate(model: FileModel, file: ParsedFile, decisions: list[Decision]) -> list[FunctionReport]:
     """Every box is its own site, where its declaration runs (rule 11)."""
-    reports = empty_reports(model, source)
-    syntax = LegacySyntax(model, source)
+    source = file.source
+    reports = empty_reports(model, file)
+    syntax = LegacySyntax(model, file)
     for decision in decisions:
         report = reports.get(decision.binding.closure)
         if report is None:
@@ -308,9 +310,9 @@ def allocate(model: FileModel, source: SourceFile, decisions: list[Decision]) ->
     return list(reports.values())
 
 
-def unmodelled(model: FileModel, source: SourceFile) -> dict[Closure, str]:
+def unmodelled(model: FileModel, file: ParsedFile) -> dict[Closure, str]:
     """Functions the compiler rewrites into state machines, whose cells ``legacy`` leaves out."""
-    syntax = LegacySyntax(model, source)
+    syntax = LegacySyntax(model, file)
     out: dict[Closure, str] = {}
     for closure in model.closures:
         if closure.is_generator:

@@ -4,20 +4,20 @@ The pre-fix compiler decided from the syntax: ``xs.push(1)`` counts as a
 write of ``xs``, a local arrow is inlined only when every later use is a
 direct call with plain arguments, async functions with ``await`` become
 state machines.  Each question here is answered from the
-tree around a binding, a reference or a closure (``support``).
+tree around a binding, a reference or a closure (``parsing.ParsedFile``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter
 
 from ..bind.syntax import using_declaration
 from ..model import Binding, BindingKind, Closure, FileModel, Reference
-from ..parsing import language, uses_tsx
-from ..source import SourceFile
-from .support import Node, closure_node, node_at, syntax_tree
+from ..parsing import ParsedFile, language, uses_tsx
+
+Node = tree_sitter.Node
 
 #: array methods whose call on a binding the legacy rule counts as a write of it (``xs.push(1)``).
 MUTATORS = frozenset({"push", "pop", "shift", "unshift", "splice", "sort", "reverse", "fill", "copyWithin"})
@@ -29,23 +29,28 @@ FUNCTION_TYPES = frozenset({"function_declaration", "generator_function_declarat
 DECLARATION_TYPES = frozenset({"lexical_declaration", "variable_declaration", "using_declaration"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def accessor_objects(tsx: bool) -> tree_sitter.Query:
     """Object literals with a getter or a setter among their members."""
     return tree_sitter.Query(language(tsx), '(object (method_definition ["get" "set"])) @object')
 
 
 class LegacySyntax:
-    def __init__(self, model: FileModel, source: SourceFile):
+    def __init__(self, model: FileModel, file: ParsedFile):
         self.model = model
-        self.source = source
-        self.root = syntax_tree(source).root_node
+        self.file = file
+        self.source = file.source
+        self.root = file.tree.root_node
 
     def text(self, node: Node) -> str:
         return self.source.snippet(node.start_byte, node.end_byte)
 
     def identifier(self, start: int, end: int) -> Node:
-        return node_at(self.source, start, end)
+        return self.file.node_at(start, end)
+
+    def closure_node(self, closure: Closure) -> Node:
+        """The node of a closure (function, method, field initializer, static block)."""
+        return self.file.node_at(closure.start, closure.end)
 
     # -- writes -----------------------------------------------------------------------
 
@@ -109,14 +114,14 @@ class LegacySyntax:
     def top_level_in_body(self, binding: Binding) -> bool:
         """Declared by a statement directly in its function's body (not in a nested block)."""
         statement = self.declaration(binding)
-        body = closure_node(self.source, binding.closure).child_by_field_name("body")
+        body = self.closure_node(binding.closure).child_by_field_name("body")
         return statement.type in DECLARATION_TYPES and body is not None and statement.parent == body
 
     # -- inlining of local arrows ---------------------------------------------------------
 
     def plain_parameter_count(self, arrow: Closure) -> int | None:
         """The number of parameters if all are plain identifiers (no default, rest or pattern), else None."""
-        node = closure_node(self.source, arrow)
+        node = self.closure_node(arrow)
         if node.child_by_field_name("parameter") is not None:
             return 1
         params = node.child_by_field_name("parameters")
@@ -132,7 +137,7 @@ class LegacySyntax:
         return count
 
     def single_expression_body(self, arrow: Closure) -> bool:
-        body = closure_node(self.source, arrow).child_by_field_name("body")
+        body = self.closure_node(arrow).child_by_field_name("body")
         if body is None:
             return False
         if body.type != "statement_block":
@@ -170,7 +175,7 @@ class LegacySyntax:
 
     def uses_await(self, closure: Closure) -> bool:
         """An ``await`` (or ``for await``) in the closure's own body, not in a nested function."""
-        body = closure_node(self.source, closure).child_by_field_name("body")
+        body = self.closure_node(closure).child_by_field_name("body")
         stack = [body] if body is not None else []
         while stack:
             node = stack.pop()

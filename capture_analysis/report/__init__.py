@@ -1,4 +1,4 @@
-"""Reporters: a file's record (``record``), then one module per output format.
+"""Reporters: a file's record (``file_record``), then one module per output format.
 
 A reporter renders each file from its record (``render``) and receives the
 renderings file by file (``add``), failures to read or analyze a file
@@ -9,10 +9,10 @@ to reporter classes.
 
 from __future__ import annotations
 
-from .base import FileCounts, Piece, Reporter, RunOptions, Totals
 from .github import GithubReporter
 from .json_report import JsonReporter
 from .lsp import LspReporter
+from .reporter import FileCounts, Piece, Reporter, RunOptions, Totals
 from .sarif import SarifReporter
 from .text import TextReporter
 

@@ -59,8 +59,7 @@ import networkx as nx
 from ..analyze import FileAnalysis
 from ..escape import ESCAPE, note
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
-from ..policies.support import PolicySite
-from ..records import Decision, FunctionReport, Site
+from ..results import Decision, FunctionReport, PolicySite, Site
 from .dot_layout import Cluster, Edge, Node, emit, grid
 from .dot_retention import kept_alive_edges
 from .dot_selection import LABEL_NAMES, TOOLTIP_NAMES, Selection, names
@@ -137,8 +136,8 @@ def escape_of(analysis: FileAnalysis, closure: Closure) -> Escape | None:
         return None
     path = nx.shortest_path(graph.graph, closure, ESCAPE)
     via = next((node for node in path[1:-1] if isinstance(node, Closure)), None)
-    last = graph.graph.edges[path[-2], ESCAPE]
-    return Escape(via, last["offset"], note(last["why"]))
+    offset, why = graph.note_of(path[-2], ESCAPE)
+    return Escape(via, offset, note(why))
 
 
 def subtree(roots: Sequence[Closure]) -> list[Closure]:
@@ -290,7 +289,7 @@ class Panel:
             if binding in in_sites:
                 continue
             decision = self.decision_of[binding]
-            if decision.storage is Storage.LOCAL and not self.show_all or not self.selection.shows_binding(binding):
+            if (decision.storage is Storage.LOCAL and not self.show_all) or not self.selection.shows_binding(binding):
                 continue
             self.container(closure, binding.scope.instance_loop).nodes.append(self.binding_node(binding))
         for number, site in enumerate(sites):

@@ -7,6 +7,7 @@ intended, without recursion (nesting can be deep).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -82,7 +83,7 @@ def grid(graph: graphviz.Digraph, boxes: Sequence[Cluster], edges: Sequence[Edge
     heads = {edge.head for edge in edges}
     for row in range(0, len(boxes), columns):
         line = boxes[row:row + columns]
-        for left, right in zip(line, line[1:]):
+        for left, right in itertools.pairwise(line):
             gate = f"grid_{left.id.removeprefix('cluster_')}"
             graph.node(gate, label="", shape="point", style="invis", width="0", height="0")
             for node in nodes_in(left):

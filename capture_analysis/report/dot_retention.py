@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
 from ..model import Binding, Closure
-from ..records import FunctionReport
+from ..results import FunctionReport
 
 #: the color of a retention, apart from the reds of writes and escapes.
 RETAIN_COLOR = "#8e44ad"

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 
 from ..analyze import FileAnalysis
 from ..model import Binding, Closure
-from ..records import Decision, FunctionReport
+from ..results import Decision, FunctionReport
 
 #: more captured bindings of one enclosing function than this are summarized.
 OUTER_LIMIT = 8

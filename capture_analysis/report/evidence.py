@@ -1,6 +1,6 @@
 """What each step of an evidence chain means, in words, for ``--explain``.
 
-A step (``records.Step``) says what happened where: "captured by `add`",
+A step (``results.Step``) says what happened where: "captured by `add`",
 "reassigned at 11:7 inside `add`", "`add`: stored in an object literal".
 Read alone, a chain of them leaves the reader to work out why those facts
 rule out a cheaper storage.  Each step's role in the decision says that: a
@@ -11,7 +11,7 @@ a capture before initialization why closures cannot hold copies (not
 
 from __future__ import annotations
 
-from ..records import Decision, Retention, Step, StepRole
+from ..results import Decision, Retention, Step, StepRole
 
 
 def meaning(decision: Decision | Retention, index: int) -> str:

@@ -14,8 +14,8 @@ import os
 from pathlib import PurePath
 
 from ..rules import Severity
-from .base import Reporter, Totals
-from .record import DiagnosticRecord, FileRecord, severity
+from .file_record import DiagnosticRecord, FileRecord, severity
+from .reporter import Reporter, Totals
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
 

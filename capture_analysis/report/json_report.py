@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import document_json
-from .base import Reporter, RunOptions, StreamedArray, Totals
-from .json_records import COMPACT, lines
+from .json_text import COMPACT, lines
+from .reporter import Reporter, RunOptions, StreamedArray, Totals
 
 if TYPE_CHECKING:
-    from .record import FileRecord
+    from .file_record import FileRecord
 
 SCHEMA = "boxcheck/1"
 

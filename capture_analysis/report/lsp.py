@@ -16,8 +16,8 @@ from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
 from ..rules import RULES, Severity
 from ..source import PositionEncoding, SourceFile
-from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
-from .record import DiagnosticRecord, FileRecord, diagnostic_data, severity
+from .file_record import DiagnosticRecord, FileRecord, diagnostic_data, severity
+from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_json
 
 SOURCE = "boxcheck"
 
@@ -75,7 +75,7 @@ def lsp_of(code: str, level: Severity, message: str, data: dict[str, Any] | None
     }
     if related:
         out["relatedInformation"] = [{"location": {"uri": uri, "range": at}, "message": text}
-                                     for at, text in zip(ranges[1:], related)]
+                                     for at, text in zip(ranges[1:], related, strict=True)]
     if data is not None:
         out["data"] = data
     return out

@@ -18,8 +18,8 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..rules import RULES, Rule
-from .base import Reporter, RunOptions, StreamedArray, Totals, indented_json
-from .record import DiagnosticRecord, FileRecord, severity
+from .file_record import DiagnosticRecord, FileRecord, severity
+from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_json
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SRCROOT = "%SRCROOT%"

@@ -15,11 +15,11 @@ from functools import partial
 from typing import Any, TextIO
 
 from .. import rules
-from ..records import SHOWN, capped
 from ..rules import Severity
-from .base import Reporter, RunOptions, Totals
-from .json_records import lines
-from .record import DiagnosticRecord, FileRecord, Frame, severity
+from ..words import SHOWN, capped
+from .file_record import DiagnosticRecord, FileRecord, Frame, severity
+from .json_text import lines
+from .reporter import Reporter, RunOptions, Totals
 from .style import PLAIN, Style
 
 UNSUPPORTED = rules.UNSUPPORTED_TYPE_SYNTAX.code

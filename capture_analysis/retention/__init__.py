@@ -14,9 +14,9 @@ used::
     }
 
 For every closure that may outlive its activation (``escape.EscapeGraph``),
-the analysis takes the contexts it holds (``contexts``: V8's scopes, as
-``--policy v8`` models them), the candidate bindings in them, and removes
-what the closure can use (``reach``: itself, the closures nested in it, the
+the analysis takes the contexts it holds (``contexts``: V8's scopes, placed
+by ``v8_scopes`` as for ``--policy v8``), the candidate bindings in them,
+and removes what the closure can use (``reach``: itself, the closures nested in it, the
 closures it can get hold of).  What is left is retained for nothing, unless
 the function's own code clears it first (``values``).  One retention per
 binding: the escaping closures that keep it, the closures that put it in the
@@ -34,12 +34,13 @@ from dataclasses import replace
 
 from ..escape import EscapeGraph
 from ..model import Binding, Closure, FileModel
-from ..policies.support import capturers_of, closure_label
-from ..policies.v8 import ContextScope, Part
-from ..records import Retention, Step, StepRole
+from ..parsing import ParsedFile
+from ..results import Retention, Step, StepRole
 from ..source import SourceFile
+from ..v8_scopes import ContextScope, Part
+from ..words import closure_label
 from .contexts import Candidates
-from .reach import Reach, escape_routes
+from .reach import CanRun, escape_routes
 from .values import ValueShapes
 
 __all__ = ["find_retentions"]
@@ -48,7 +49,7 @@ __all__ = ["find_retentions"]
 SHOWN = 3
 
 
-def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
+def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
                     within: Collection[Closure] | None = None) -> list[Retention]:
     """The retentions of a file, in the order of the bindings' declarations; with ``within``, only those that
     closures among these functions make (what ``boxcheck graph -f`` can draw of them is all there).
@@ -58,8 +59,9 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
     whether the closure escapes (which may build the escape graph), whether a function around it or a
     closure that captures it keeps the same contexts anyway, and last what else it can run.  Sets of
     candidates are bit masks, so that deep nesting costs big-integer operations, not loops."""
-    shapes = ValueShapes(source)
-    candidates = Candidates(model, source, shapes)
+    source = file.source
+    shapes = ValueShapes(file)
+    candidates = Candidates(model, file, shapes)
     if not candidates.bindings:
         return []
     nested = nested_uses(model, candidates)
@@ -68,7 +70,7 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
                and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
     if not pending:
         return []
-    reach: Reach | None = None
+    reach: CanRun | None = None
     found = Found(candidates, shapes)
     enclosing: dict[Closure, Closure | None] = {}
     for closure in pending:
@@ -88,7 +90,7 @@ def find_retentions(model: FileModel, source: SourceFile, graph: EscapeGraph,
         if not left_over:
             continue
         if reach is None:
-            reach = Reach(model, source, graph, candidates.bit)  # the costliest question, asked last
+            reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
         left_over &= ~reach.uses(closure)
         if left_over:
             found.add(closure, left_over, reach)
@@ -106,7 +108,7 @@ class Found:
         self.dead = 0
         self.retainers: dict[Binding, list[Closure]] = {}
 
-    def add(self, closure: Closure, left_over: int, reach: Reach) -> None:
+    def add(self, closure: Closure, left_over: int, reach: CanRun) -> None:
         bindings = self.candidates.bindings
         while left_over:
             low = left_over & -left_over
@@ -163,8 +165,8 @@ def nested_uses(model: FileModel, candidates: Candidates) -> dict[Closure, int]:
 
 def retention(binding: Binding, retained_by: list[Closure], place: ContextScope, source: SourceFile,
               graph: EscapeGraph) -> Retention:
-    referenced_by = capturers_of(binding.closure, [ref.closure for ref in binding.references
-                                                   if ref.closure is not binding.closure])
+    referenced_by = binding.closure.capturers_among([ref.closure for ref in binding.references
+                                                     if ref.closure is not binding.closure])
     where = context_words(place, binding.closure, source)
     record = Retention(binding, retained_by, referenced_by, where, place.offset)
     first = retained_by[0]

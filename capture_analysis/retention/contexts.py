@@ -3,7 +3,7 @@
 A binding is in a context when an inner function refers to it, or when it
 is a named catch parameter (V8 gives those a slot whether or not anything
 refers to them): the same test ``--policy v8`` applies, and the same V8
-scope (``policies.v8.ContextScopes``), checked against V8 by
+scope (``v8_scopes.ContextScopes``), checked against V8 by
 ``tests/test_v8.py``.  A closure holds the context of every V8 scope around
 the point where it is created, and through the chain of ``previous`` links
 every such context of the functions around it::
@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model import Binding, BindingKind, Closure, FileModel, Scope, ScopeKind
-from ..policies.v8 import ContextScope, ContextScopes, Part
-from ..source import SourceFile
+from ..parsing import ParsedFile
+from ..v8_scopes import ContextScope, ContextScopes, Part
 from .values import ValueShapes
 
 #: bindings that never keep more than the closure holding them keeps already.
@@ -65,9 +65,9 @@ class Candidates:
     look each, from the root down) and whether a catch parameter nothing refers to is a named one; which V8
     context holds a binding, in words, is found for the ones reported (``place``)."""
 
-    def __init__(self, model: FileModel, source: SourceFile, shapes: ValueShapes):
-        self.source = source
-        self.scopes = ContextScopes(source)
+    def __init__(self, model: FileModel, file: ParsedFile, shapes: ValueShapes):
+        self.source = file.source
+        self.scopes = ContextScopes(file)
         self.contexts: dict[Scope, Context] = {}
         self.bit: dict[Binding, int] = {}
         self.bindings: list[Binding] = []
@@ -91,10 +91,9 @@ class Candidates:
         if binding.scope.has_direct_eval:
             return False
         init = binding.init_closure
-        if init is not None and init.parent is closure and not any(
-                ref.is_write and not ref.is_declaration_write for ref in binding.references):
-            return False  # ``function helper() {}``, ``const f = () => ...``: the function object only
-        return True
+        # not ``function helper() {}``, ``const f = () => ...``: the function object only
+        return not (init is not None and init.parent is closure and not any(
+            ref.is_write and not ref.is_declaration_write for ref in binding.references))
 
     def in_context(self, binding: Binding, closure: Closure) -> bool:
         for ref in binding.references:

@@ -39,10 +39,9 @@ from collections.abc import Iterable
 import tree_sitter
 
 from ..bind.syntax import unwrap
-from ..escape import ESCAPE, EscapeGraph
+from ..escape import ESCAPE, EscapeGraph, FlowNode
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference, UseKind
-from ..policies.support import node_at
-from ..source import SourceFile
+from ..parsing import ParsedFile
 
 Node = tree_sitter.Node
 
@@ -60,18 +59,19 @@ RECEIVER_STEPS = frozenset({"member_expression", "subscript_expression", "call_e
 CLASS_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration"})
 
 
-class Reach:
+class CanRun:
     """The "can run" graph of one file and each closure's uses, as bits of ``bit`` (candidate bindings)."""
 
-    def __init__(self, model: FileModel, source: SourceFile, graph: EscapeGraph, bit: dict[Binding, int]):
+    def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph, bit: dict[Binding, int]):
         self.model = model
-        self.source = source
+        self.file = file
+        self.source = file.source
         self.bit = bit
         self.everything = (1 << len(bit)) - 1
-        self.weight: dict[object, int] = {}
-        self.edges: dict[object, list[object]] = {}
-        self.masks: dict[object, int] = {}
-        self.landed: dict[object, list[object]] = {}
+        self.weight: dict[FlowNode, int] = {}
+        self.edges: dict[FlowNode, list[FlowNode]] = {}
+        self.masks: dict[FlowNode, int] = {}
+        self.landed: dict[FlowNode, list[FlowNode]] = {}
         self.reads_by_start = {ref.start: ref for ref in model.references if ref.is_read}
         #: declarations by where their name starts: a class's outer and inner names start at one token.
         self.bindings_by_start: dict[int, list[Binding]] = {}
@@ -86,9 +86,9 @@ class Reach:
         for binding in bit:
             for ref in binding.references:
                 self.add_reference(ref, landings)
-        for binding in landings:
-            if isinstance(binding, Binding) and binding not in bit:
-                for ref in binding.references:
+        for holder in landings:
+            if isinstance(holder, Binding) and holder not in bit:
+                for ref in holder.references:
                     self.add_reference(ref, landings)
         for ref in model.references:
             if ref.binding is None and ref.name == "arguments":
@@ -108,7 +108,7 @@ class Reach:
         if closure.dynamic_scope_sites:
             self.weight[closure] = self.everything
 
-    def add_reference(self, ref: Reference, landings: dict[object, list[object]]) -> None:
+    def add_reference(self, ref: Reference, landings: dict[FlowNode, list[FlowNode]]) -> None:
         binding = ref.binding
         closure = ref.closure
         if binding is None:
@@ -134,10 +134,10 @@ class Reach:
                 mask |= self.bit.get(binding, 0)
         return mask
 
-    def landings(self, graph: EscapeGraph) -> dict[object, list[object]]:
+    def landings(self, graph: EscapeGraph) -> dict[FlowNode, list[FlowNode]]:
         """Where each value that holds a closure may land: binding (or ``THIS``) -> the closures and bindings."""
         flow = graph.graph
-        landings: dict[object, list[object]] = {}
+        landings: dict[FlowNode, list[FlowNode]] = {}
         for node in flow.nodes:
             if isinstance(node, Binding):
                 sources = list(flow.predecessors(node))
@@ -145,7 +145,7 @@ class Reach:
                     landings[node] = sources
         for closure in self.model.closures:
             if not closure.is_module and closure.use.kind is UseKind.ESCAPE:
-                self.land(closure, node_at(self.source, closure.start, closure.end), landings)
+                self.land(closure, self.file.node_at(closure.start, closure.end), landings)
         for closure in self.model.closures:
             target = closure.use.target
             binding = target.binding if isinstance(target, Reference) else target
@@ -155,16 +155,16 @@ class Reach:
         holders = {node for node in flow.nodes if isinstance(node, Binding)}
         for ref in self.model.references:
             if ref.is_read and ref.binding in holders and ref.use.kind is UseKind.ESCAPE:
-                self.land(ref.binding, node_at(self.source, ref.start, ref.end), landings)
+                self.land(ref.binding, self.file.node_at(ref.start, ref.end), landings)
         return landings
 
-    def land(self, value: object, node: Node, landings: dict[object, list[object]]) -> None:
+    def land(self, value: FlowNode, node: Node, landings: dict[FlowNode, list[FlowNode]]) -> None:
         for target in self.containers(node):
             landings.setdefault(target, []).append(value)
 
-    def containers(self, node: Node) -> list[object]:
+    def containers(self, node: Node) -> list[FlowNode]:
         """Where a value put at ``node`` ends, through object and array literals, classes and calls on receivers."""
-        targets: list[object] = []
+        targets: list[FlowNode] = []
         child, parent = node, node.parent
         while parent is not None:
             kind = parent.type
@@ -212,7 +212,7 @@ class Reach:
             child, parent = parent, parent.parent
         return targets
 
-    def receivers(self, node: Node) -> list[object]:
+    def receivers(self, node: Node) -> list[FlowNode]:
         """The binding (or ``this``) at the root of ``X``, ``X.p``, ``X[k].q``, ``X.get().push``."""
         node = unwrap(node)
         while node.type in RECEIVER_STEPS:
@@ -229,7 +229,7 @@ class Reach:
             return list(self.bindings_by_start.get(node.start_byte, ()))
         return []
 
-    def successors(self, node: object) -> list[object]:
+    def successors(self, node: FlowNode) -> list[FlowNode]:
         """The edges of ``node``; a closure whose text says ``this`` or ``super`` also reaches ``THIS``.
 
         Searched in the text (one search per word over the file, in C: a query over the tree cost a third of the
@@ -251,8 +251,8 @@ class Reach:
 
     def may_hold(self, binding: Binding, closure: Closure) -> bool:
         """``closure`` may be (part of) the binding's value: keeping the binding alive keeps nothing more."""
-        seen: set[object] = {binding}
-        work: list[object] = [binding]
+        seen: set[FlowNode] = {binding}
+        work: list[FlowNode] = [binding]
         while work:
             for source in self.landed.get(work.pop(), ()):
                 if source is closure:
@@ -268,18 +268,18 @@ class Reach:
             self.solve([closure])
         return self.masks[closure]
 
-    def solve(self, roots: Iterable[object]) -> None:
+    def solve(self, roots: Iterable[FlowNode]) -> None:
         """Tarjan's algorithm without recursion: a component's mask is its members' weights and its successors'
         masks, and components are finished successors first."""
         masks, weight, successors = self.masks, self.weight, self.successors
-        index: dict[object, int] = {}
-        low: dict[object, int] = {}
-        stack: list[object] = []
-        on_stack: set[object] = set()
+        index: dict[FlowNode, int] = {}
+        low: dict[FlowNode, int] = {}
+        stack: list[FlowNode] = []
+        on_stack: set[FlowNode] = set()
         for root in roots:
             if root in masks or root in index:
                 continue
-            work: list[tuple[object, int]] = [(root, 0)]
+            work: list[tuple[FlowNode, int]] = [(root, 0)]
             while work:
                 node, position = work.pop()
                 if position == 0:
@@ -337,8 +337,8 @@ def escape_routes(graph: EscapeGraph, closure: Closure) -> tuple[bool, list[Clos
     """Whether the closure's value leaves on its own (flows to ``ESCAPE`` through bindings), and else the escaping
     closures that capture a binding holding it: it then lives only as long as their contexts do."""
     flow = graph.graph
-    seen: set[object] = {closure}
-    work: list[object] = [closure]
+    seen: set[FlowNode] = {closure}
+    work: list[FlowNode] = [closure]
     capturers: list[Closure] = []
     while work:
         for target in flow.successors(work.pop()):

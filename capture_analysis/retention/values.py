@@ -26,10 +26,9 @@ import re
 
 import tree_sitter
 
-from ..bind.syntax import FUNCTION_NODES, unwrap
+from ..bind.syntax import unwrap
 from ..model import Binding, BindingKind, Reference
-from ..policies.support import node_at
-from ..source import SourceFile
+from ..parsing import FUNCTION_NODES, ParsedFile
 
 Node = tree_sitter.Node
 
@@ -68,13 +67,14 @@ def primitive(node: Node | None) -> bool:
 
 
 class ValueShapes:
-    """Answers from the syntax tree (parsed again, once per file, only when a closure escapes)."""
+    """Answers from the syntax tree the binder walked (asked only when a closure escapes)."""
 
-    def __init__(self, source: SourceFile):
-        self.source = source
+    def __init__(self, file: ParsedFile):
+        self.file = file
+        self.source = file.source
 
     def node(self, start: int, end: int) -> Node:
-        return node_at(self.source, start, end)
+        return self.file.node_at(start, end)
 
     def written_value(self, ref: Reference) -> tuple[Node | None, str] | None:
         """The value a write stores and its operator (``=``, ``+=``, ``++``), or None for a pattern or a loop head.

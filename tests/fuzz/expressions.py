@@ -244,9 +244,7 @@ class Assign(Expr):
 
     def render(self, mode: Mode, bare: bool = False) -> str:
         text = f"{self.target.render(mode)} {self.op} {self.value.render(mode)}"
-        if isinstance(self.target, ObjectTarget):
-            text = f"({text})"
-        elif not bare:
+        if isinstance(self.target, ObjectTarget) or not bare:
             text = f"({text})"
         return f"__w({text}, {ids(self.target.vars())})" if mode is JS else text
 

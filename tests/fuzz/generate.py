@@ -284,7 +284,7 @@ class Generator(StatementsMixin, IdiomsMixin, FunctionsMixin):
     def array_assignment(self, var: Var, scope: Scope, depth: int, targets: list[Var]) -> Assign:
         """``[a, b = a, c = () => b] = [...]``: the targets are written left to right, after the source, and a
         default may read or capture a target to its left (already written) or to its right (not yet)."""
-        chosen = [var] + [v for v in targets if v is not var][: self.int(0, 2) if self.chance(40) else 0]
+        chosen = [var, *[v for v in targets if v is not var][: self.int(0, 2) if self.chance(40) else 0]]
         items: list[tuple[Target, Expr | None]] = []
         for index, target in enumerate(chosen):
             default = None

@@ -58,7 +58,7 @@ class NodeOracle:
     def __init__(self, node: str):
         # V8 prints a stack overflow inside its own promise bookkeeping (deep async recursion) to stderr and
         # goes on: kept in a file, shown only if the oracle dies.
-        self.errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        self.errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 (open as long as the oracle; close() closes it)
         self.process = subprocess.Popen(
             [node, *NODE_FLAGS, str(ORACLE)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, text=True, encoding="utf-8",

@@ -11,6 +11,7 @@ that is itself blocked writing its answers.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -229,10 +230,8 @@ class LspClient:
             self.process.wait(TIMEOUT)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             if stream is not None:
-                try:
+                with contextlib.suppress(OSError):
                     stream.close()
-                except OSError:
-                    pass
 
 
 def default_capabilities(encodings: list[str] | None = None) -> Message:

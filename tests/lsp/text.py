@@ -25,7 +25,7 @@ function second(step: number) {
 def index_of(text: str, line: int, character: int, encoding: str = "utf-16") -> int:
     """The ``str`` index of an LSP position in ``text`` (lines end at ``\\n``)."""
     lines = text.split("\n")
-    start = sum(len(l) + 1 for l in lines[:line])
+    start = sum(len(each) + 1 for each in lines[:line])
     codec, width = {"utf-16": ("utf-16-le", 2), "utf-8": ("utf-8", 1)}[encoding]
     prefix = lines[line].encode(codec, "surrogatepass")[:character * width]
     return start + len(prefix.decode(codec, "surrogatepass"))

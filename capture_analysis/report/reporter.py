@@ -13,7 +13,7 @@ from ..diagnose import Diagnostic
 from ..rules import Severity
 
 if TYPE_CHECKING:
-    from .record import FileRecord
+    from .file_record import FileRecord
 
 
 @dataclass(slots=True)
@@ -42,7 +42,7 @@ class FileCounts:
     per_iteration: int
     #: the severity of each diagnostic shown, in order.
     levels: tuple[Severity, ...]
-    #: sites made once per program (``records.Site.once``).
+    #: sites made once per program (``results.Site.once``).
     once: int = 0
 
     @classmethod
@@ -60,7 +60,7 @@ class Totals:
     per_iteration: int = 0
     once: int = 0
     unreadable: int = 0
-    by_severity: dict[Severity, int] = field(default_factory=lambda: {s: 0 for s in Severity})
+    by_severity: dict[Severity, int] = field(default_factory=lambda: dict.fromkeys(Severity, 0))
 
     def add(self, analysis: FileAnalysis, shown: list[Diagnostic]) -> None:
         self.count(FileCounts.of(analysis, shown))
@@ -113,7 +113,7 @@ class Reporter(abc.ABC):
     """Base class: every format reports files; failures and the end are optional.
 
     A file is reported in two steps, ``render`` then ``add``, both from the file's record
-    (``record``): ``--jobs`` workers and the cache hand records to the parent, which renders and adds
+    (``file_record``): ``--jobs`` workers and the cache hand records to the parent, which renders and adds
     them in input order without ever holding the analyses.
     """
 
@@ -129,8 +129,8 @@ class Reporter(abc.ABC):
     def add(self, piece: Piece) -> None:
         """Take one rendered file (in input order)."""
 
-    def failure(self, path: str, message: str) -> None:
+    def failure(self, path: str, message: str) -> None:  # noqa: B027 (a hook: a format may add nothing)
         """A file that could not be read or analyzed; the message is also printed on stderr."""
 
-    def finish(self, totals: Totals) -> None:
+    def finish(self, totals: Totals) -> None:  # noqa: B027 (a hook: a format may add nothing)
         """Called once after the last file."""

@@ -1,26 +1,31 @@
-"""The records of a run over many files: what a job is, and what it gives back for each file.
+"""What a run asks of each of its files, and what each gives back, in a form that crosses processes.
 
-A ``Job`` is everything besides a file's bytes that decides its output (what
-of it decides a record is the cache's key); an ``Outcome`` is what a file gives back, computed here, in a
-worker process or read from the cache (``outcome``).  Plain data, so that
-``cache``, ``outcome`` and ``workers`` all import them and none another's.
+A ``FileTask`` is everything besides a file's bytes that decides its output
+(what of it decides a record is the cache's key), with the analyzer made
+from it once; an ``Outcome`` is what a file gives back, computed in this
+process or in a worker (``outcome``) or read from the cache (``cache``).
+They live here, below the three modules that pass them around, so that the
+cache needs neither of the others.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..analyze import Analyzer
+from ..compare import deciding
 from ..config import Config
+from ..policies import POLICIES
 from ..report import FileCounts, RunOptions
 from ..rules import Severity
 
 if TYPE_CHECKING:
-    from ..report.record import FileRecord
+    from ..report.file_record import FileRecord
 
 
 @dataclass(frozen=True, slots=True)
-class Job:
+class FileTask:
     """Everything besides a file's bytes that decides its output; picklable, for the ``--jobs`` workers.
 
     The cache's key holds only what decides a file's record (``identity``): the format and the options that
@@ -32,13 +37,21 @@ class Job:
     #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
     severities: tuple[tuple[str, Severity | None], ...]
     max_file_size: int
+    #: how each file is analyzed: made here, once, from the options (and sent to the workers with the task).
+    analyzer: Analyzer = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        compare = self.options.compare
+        analyzer = Analyzer(POLICIES[self.options.policy], dict(self.severities), deciding(compare)) if compare \
+            else Analyzer(POLICIES[self.options.policy], dict(self.severities))
+        object.__setattr__(self, "analyzer", analyzer)
 
     @classmethod
-    def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> Job:
+    def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> FileTask:
         return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
 
     def identity(self) -> list[object]:
-        """What of the job changes a file's record, as JSON data for the cache key."""
+        """What of the task changes a file's record, as JSON data for the cache key."""
         return [self.options.policy, list(self.options.compare),
                 [[code, None if level is None else level.label] for code, level in self.severities]]
 

@@ -15,7 +15,7 @@ reads the cache instead of analyzing again.
 A record (``FileRecord``) has:
 
 ``path``         the file as given.
-``bindings``     JSON's binding records (``FileRecords.binding``), compact
+``bindings``     JSON's binding records (``JsonText.binding``), compact
                  JSON text, one per line.
 ``functions``    JSON's function records, the same way (with ``policies``
                  under ``--compare``).
@@ -40,11 +40,11 @@ from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, policies_json, render_table
 from ..diagnose import Diagnostic
 from ..model import Closure
-from ..records import FunctionReport, Retention
+from ..results import FunctionReport, Retention
 from ..rules import Severity
 from ..source import SourceFile
 from . import evidence
-from .json_records import COMPACT, RETAINERS_SHOWN, FileRecords
+from .json_text import COMPACT, RETAINERS_SHOWN, JsonText
 
 #: a name at a step's offset (JavaScript identifiers are Unicode letters, digits, `_` and `$`).
 WORD = re.compile(r"[\w$]+")
@@ -85,7 +85,7 @@ def severity(diagnostic: DiagnosticRecord) -> Severity:
 
 def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, complete: bool = True) -> FileRecord:
     source = analysis.source
-    records = FileRecords(source)
+    records = JsonText(source)
     allocating = [index for index, report in enumerate(analysis.functions) if report.sites]
     reports = analysis.functions if complete else [analysis.functions[index] for index in allocating]
     functions = []
@@ -104,7 +104,7 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
     }
 
 
-def diagnostic_record(analysis: FileAnalysis, records: FileRecords, diagnostic: Diagnostic) -> DiagnosticRecord:
+def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Diagnostic) -> DiagnosticRecord:
     source = analysis.source
     out: DiagnosticRecord = {"json": records.diagnostic(diagnostic)}
     if diagnostic.related:
@@ -115,7 +115,7 @@ def diagnostic_record(analysis: FileAnalysis, records: FileRecords, diagnostic: 
     out["frame"] = frame(source, diagnostic.start, diagnostic.end)
     subject = diagnostic.decision or diagnostic.retention
     steps = diagnostic.evidence
-    if steps:
+    if steps and subject is not None:  # evidence is the decision's or the retention's
         out["evidence"] = [[evidence.label(step), evidence.meaning(subject, index),
                             frame(source, step.offset, token_end(source, step.offset)), step.text]
                            for index, step in enumerate(steps)]

@@ -24,9 +24,10 @@ another instance of the binding::
     let y = 0;
     for (const f of fs) { y++; keep(() => y); }   // no barrier: y++ follows the last turn's closure
 
-``flow_builder`` builds the graph from the tree; ``bind.binder`` builds it
+``builder`` builds the graph from the tree; ``bind.binder`` asks for it
 only for functions with a binding both captured and written in their own
-activation; ``decide`` asks ``reach``.
+activation; ``decide`` asks ``reach``, from a binding's capturers and past
+its ``barriers``.
 """
 
 from __future__ import annotations
@@ -34,12 +35,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..model import FlowGraph, FlowNote
+from ..model import Binding, FlowGraph, FlowNote, ScopeKind
 
 
-def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reach:
+def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reached:
     """Everything that can run after any of ``sources`` (offsets of closure creations)."""
-    found = Reach(graph)
+    found = Reached(graph)
     queue: deque[int] = deque()
     for offset in sources:
         segment = graph.segment_at(offset)
@@ -59,8 +60,21 @@ def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Rea
     return found
 
 
+def barriers(binding: Binding, graph: FlowGraph) -> frozenset[int]:
+    """Where ``binding`` is made afresh: a path through there reaches another instance of it."""
+    loop = binding.per_iteration_of
+    if loop is not None:
+        return frozenset(graph.loop_copies.get(loop.start, ()))
+    scope = binding.scope
+    if scope is not scope.closure.scope and scope.kind in (ScopeKind.BLOCK, ScopeKind.CATCH):
+        entry = graph.scope_entries.get(scope.start)
+        if entry is not None:
+            return frozenset((entry,))
+    return frozenset()
+
+
 @dataclass(slots=True)
-class Reach:
+class Reached:
     graph: FlowGraph
     #: segments entered from their start: segment -> (predecessor, the note of the edge).
     entered: dict[int, tuple[int, FlowNote | None]] = field(default_factory=dict)

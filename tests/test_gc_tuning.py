@@ -1,4 +1,4 @@
-"""The cycle collector's tuning for batch runs (capture_analysis/batch/collector.py)."""
+"""The cycle collector's tuning for batch runs (capture_analysis/batch/gc_tuning.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import subprocess
 import sys
 import weakref
 
-from capture_analysis.batch import collector
+from capture_analysis.batch import gc_tuning
 
 
 class Node:
@@ -25,7 +25,7 @@ def cycle() -> weakref.ref[Node]:
 
 def test_paused_collects_nothing_inside_and_frees_the_garbage_cycles_on_the_way_out():
     assert gc.isenabled()
-    with collector.paused():
+    with gc_tuning.paused():
         assert not gc.isenabled()
         garbage = cycle()
         gc.collect(0)  # an explicit call still works; automatic ones are off
@@ -38,7 +38,7 @@ def test_paused_collects_nothing_inside_and_frees_the_garbage_cycles_on_the_way_
 def test_paused_is_a_no_op_when_the_collector_is_already_off():
     gc.disable()
     try:
-        with collector.paused():
+        with gc_tuning.paused():
             assert not gc.isenabled()
         assert not gc.isenabled()
     finally:
@@ -47,7 +47,7 @@ def test_paused_is_a_no_op_when_the_collector_is_already_off():
 
 def test_paused_turns_the_collector_back_on_after_an_error():
     try:
-        with collector.paused():
+        with gc_tuning.paused():
             raise ValueError("bad file")
     except ValueError:
         pass
@@ -55,8 +55,8 @@ def test_paused_turns_the_collector_back_on_after_an_error():
 
 
 def test_tuning_freezes_the_start_objects_and_raises_the_thresholds_once_per_process():
-    script = ("import gc; from capture_analysis.batch import collector; collector.tune_for_batch(); "
-              "frozen = gc.get_freeze_count(); collector.tune_for_batch(); "
+    script = ("import gc; from capture_analysis.batch import gc_tuning; gc_tuning.tune_for_batch(); "
+              "frozen = gc.get_freeze_count(); gc_tuning.tune_for_batch(); "
               "print(frozen > 0, gc.get_freeze_count() == frozen, gc.get_threshold())")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "True True (20000, 50, 50)"

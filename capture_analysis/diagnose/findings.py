@@ -1,24 +1,25 @@
-"""Diagnostics: what a file's decisions and syntax problems say to the people who read them.
+"""Diagnostics: what a file's decisions, retentions and syntax problems say to the people who read them.
 
 One diagnostic per binding that needs heap storage (the rule says which
 kind of need: a write after capture, a capture before initialization, a
-loop iteration's box), one per syntax problem, per direct ``eval``/``with``,
-and per function a policy says it does not model.  Messages name the
-binding, the storage and the reason the decision gave; under a policy other
-than ``optimal`` they say what that policy allocates, not what is needed.
+loop iteration's box), one per binding V8 keeps alive for nothing (BX107),
+one per syntax problem, per direct ``eval``/``with``, and per function a
+policy says it does not model.  Messages name the binding, the storage and
+the reason the decision gave; under a policy other than ``optimal`` they
+say what that policy allocates, not what is needed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import rules
-from .model import FileModel, Storage
-from .parsing import SyntaxProblem
-from .policies import OPTIMAL, Policy
-from .records import SHOWN, Decision, Retention, Step, capped
-from .rules import Rule, Severity
-from .source import SourceFile
+from .. import rules
+from ..model import FileModel, Storage
+from ..parsing import ParsedFile, SyntaxProblem
+from ..policies import OPTIMAL, Policy
+from ..results import Decision, Retention, Step
+from ..rules import Rule, Severity
+from ..words import SHOWN, capped, closure_subject
 
 
 @dataclass(slots=True)
@@ -46,11 +47,12 @@ class Diagnostic:
         return self.retention.evidence if self.retention is not None else []
 
 
-def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
+def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
              syntax: list[SyntaxProblem], policy: Policy = OPTIMAL,
              retentions: list[Retention] | None = None) -> list[Diagnostic]:
     """Under another policy than ``optimal`` a message says what that policy allocates, not what is needed.
     Retentions (BX107) are the same under every policy: they are about what V8 keeps."""
+    source = file.source
     out: list[Diagnostic] = []
     under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
@@ -106,9 +108,9 @@ def diagnose(source: SourceFile, model: FileModel, decisions: list[Decision],
         related.extend((c.name_start, c.name_end, "refers to it") for c in retention.referenced_by[:3])
         out.append(Diagnostic(rules.CONTEXT_RETENTION, binding.start, binding.end, retention.message, related,
                               retention=retention))
-    unmodelled = policy.unmodelled(model, source) if policy.unmodelled is not None else {}
+    unmodelled = policy.unmodelled(model, file) if policy.unmodelled is not None else {}
     for closure, why in unmodelled.items():
-        name = f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"
+        name = closure_subject(closure)
         out.append(Diagnostic(rules.UNMODELLED_FUNCTION, closure.name_start,
                               closure.name_start + max(len(closure.name or ""), 1), f"{name} is {why}"))
     out.sort(key=lambda d: (d.start, d.rule.code))

@@ -20,10 +20,9 @@ import enum
 import re
 from dataclasses import dataclass
 
-from . import rules
-from .diagnose import Diagnostic
-from .parsing import parse
-from .source import SourceFile
+from .. import rules
+from ..parsing import ParsedFile
+from .findings import Diagnostic
 
 MARKER = b"boxcheck-ignore"
 DIRECTIVE = re.compile(r"^(?://|/\*)\s*boxcheck-ignore(?P<kind>-next-line|-file)?(?=[\s,:*]|$)(?P<rest>.*)$",
@@ -31,7 +30,7 @@ DIRECTIVE = re.compile(r"^(?://|/\*)\s*boxcheck-ignore(?P<kind>-next-line|-file)
 CODE_ITEM = re.compile(r"[\s,]*\b(?P<code>[A-Za-z]{2}\d{3})\b")
 
 
-class Scope(enum.Enum):
+class DirectiveKind(enum.Enum):
     LINE = "boxcheck-ignore"
     NEXT_LINE = "boxcheck-ignore-next-line"
     FILE = "boxcheck-ignore-file"
@@ -39,7 +38,7 @@ class Scope(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Suppression:
-    scope: Scope
+    scope: DirectiveKind
     #: the comment's byte range: where an unused suppression is reported.
     start: int
     end: int
@@ -53,12 +52,13 @@ class Suppression:
         return (self.line is None or self.line == line) and (not self.codes or code in self.codes)
 
 
-def parse_comment(text: str) -> tuple[Scope, tuple[str, ...], str] | None:
-    """Scope, codes and reason of a comment that is a directive; ``None`` for any other comment."""
+def parse_comment(text: str) -> tuple[DirectiveKind, tuple[str, ...], str] | None:
+    """DirectiveKind, codes and reason of a comment that is a directive; ``None`` for any other comment."""
     match = DIRECTIVE.match(text)
     if match is None:
         return None
-    scope = {None: Scope.LINE, "-next-line": Scope.NEXT_LINE, "-file": Scope.FILE}[match["kind"]]
+    scope = {None: DirectiveKind.LINE, "-next-line": DirectiveKind.NEXT_LINE,
+             "-file": DirectiveKind.FILE}[match["kind"]]
     rest = match["rest"]
     if text.startswith("/*"):
         rest = rest.removesuffix("*/")
@@ -71,40 +71,32 @@ def parse_comment(text: str) -> tuple[Scope, tuple[str, ...], str] | None:
     return scope, tuple(dict.fromkeys(codes)), reason
 
 
-def find(source: SourceFile) -> list[Suppression]:
-    """The directives of a file; files without the marker text are not parsed again."""
-    data = source.data
-    if MARKER not in data:
-        return []
-    root = parse(data, source.path).root_node
+def find(file: ParsedFile) -> list[Suppression]:
+    """The directives of a file, read from the tree the analysis parsed."""
+    source = file.source
     found: list[Suppression] = []
-    seen: set[int] = set()
-    at = data.find(MARKER)
-    while at >= 0:
-        node = root.descendant_for_byte_range(at, at + len(MARKER))
-        if node is not None and node.type == "comment" and node.start_byte not in seen:
-            seen.add(node.start_byte)
-            parsed = parse_comment(source.snippet(node.start_byte, node.end_byte))
-            if parsed is not None:
-                scope, codes, reason = parsed
-                line = {Scope.LINE: source.line_of(node.start_byte),
-                        Scope.NEXT_LINE: source.line_of(node.end_byte) + 1,
-                        Scope.FILE: None}[scope]
-                found.append(Suppression(scope, node.start_byte, node.end_byte, line, codes, reason))
-        at = data.find(MARKER, at + 1)
+    for node in file.comments_containing(MARKER):
+        parsed = parse_comment(source.snippet(node.start_byte, node.end_byte))
+        if parsed is not None:
+            scope, codes, reason = parsed
+            line = {DirectiveKind.LINE: source.line_of(node.start_byte),
+                    DirectiveKind.NEXT_LINE: source.line_of(node.end_byte) + 1,
+                    DirectiveKind.FILE: None}[scope]
+            found.append(Suppression(scope, node.start_byte, node.end_byte, line, codes, reason))
     return found
 
 
-def apply(source: SourceFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """The findings no directive covers, plus one BX003 per directive that covered nothing it names.
 
     A finding is credited to the first covering directive, line directives
     before file directives, so a file directive that only repeats line
     directives is reported as unused.
     """
-    suppressions = sorted(find(source), key=lambda s: s.scope is Scope.FILE)
+    suppressions = sorted(find(file), key=lambda s: s.scope is DirectiveKind.FILE)
     if not suppressions:
         return diagnostics
+    source = file.source
     used: list[set[str]] = [set() for _ in suppressions]
     covered: list[set[str]] = [set() for _ in suppressions]
     kept: list[Diagnostic] = []
@@ -118,7 +110,7 @@ def apply(source: SourceFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]
             used[covering[0]].add(code)
         else:
             kept.append(diagnostic)
-    for suppression, codes, seen in zip(suppressions, used, covered):
+    for suppression, codes, seen in zip(suppressions, used, covered, strict=True):
         kept.extend(unused(suppression, codes, seen))
     kept.sort(key=lambda d: (d.start, d.rule.code))
     return kept

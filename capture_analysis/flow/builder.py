@@ -1,4 +1,4 @@
-"""Building the control-flow graph (``flow``) of one activation from its syntax tree: the builder.
+"""Building the control-flow graph of one activation from its syntax tree: the builder.
 
 The walk is a trampoline: each construct is a generator that yields the
 parts it wants built (``(node, segment)``) and receives the segment where
@@ -13,23 +13,66 @@ activation, their bodies are other activations).  When something branches
 inside a node, the node's last byte is claimed by the segment where its
 branches join: that is where an assignment around it takes effect
 (``x = c ? a : b`` writes ``x`` after either arm).  The constructs
-themselves are built in ``flow_constructs``.
+themselves are built in ``constructs``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from functools import cache
+from typing import Literal
 
-from ..model import Closure, ClosureKind, FlowGraph
+import tree_sitter
+
+from ..model import Closure, ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
-from .syntax import FUNCTION_NODES, Node
+from ..parsing import FUNCTION_NODES
+
+Node = tree_sitter.Node
 
 #: a construct's builder: yields the parts to build, receives where control is after each, returns the exit.
-Build = Generator[tuple[Node, int], int, int]
+#: A part may be absent (``for (;;)`` has no test, a damaged tree may lack a child): control stays put.
+Build = Generator[tuple[Node | None, int], int, int]
+#: what a jump does once it has run the ``finally`` blocks on its way (``throw`` leaves like ``return``).
+Jump = Literal["break", "continue", "return"]
 
 #: nodes whose inside is not this activation's code, or has no control flow of its own to follow.
 OPAQUE = FUNCTION_NODES | {"class", "class_declaration", "abstract_class_declaration"}
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """The ids of the fields the constructs read: ``child_by_field_id`` costs half of ``child_by_field_name``,
+    and the ids differ between the TypeScript and TSX grammars."""
+
+    alternative: int
+    body: int
+    condition: int
+    consequence: int
+    finalizer: int
+    handler: int
+    increment: int
+    initializer: int
+    label: int
+    left: int
+    name: int
+    operator: int
+    parameter: int
+    parameters: int
+    right: int
+    value: int
+
+
+@cache
+def field_ids(language: tree_sitter.Language) -> Fields:
+    ids: dict[str, int] = {}
+    for name in (f.name for f in fields(Fields)):
+        field_id = language.field_id_for_name(name)
+        if field_id is None:
+            raise ValueError(f"the grammar has no field named {name}")
+        ids[name] = field_id
+    return Fields(**ids)
 
 
 class ControlIndex:
@@ -49,7 +92,7 @@ class ControlIndex:
 
 
 @dataclass(slots=True)
-class Frame:
+class JumpTargets:
     """What ``break``, ``continue`` and ``return`` can reach from inside a construct."""
 
     labels: frozenset[str]
@@ -59,16 +102,17 @@ class Frame:
     continue_to: int | None = None
     #: a ``finally`` block's entry: a jump out of its ``try`` or ``catch`` runs it first.
     finally_entry: int | None = None
-    #: the jumps that ran this ``finally`` on their way out: (kind, label), continued from its exit.
-    pending: list[tuple[str, str | None, int]] = field(default_factory=list)
+    #: the jumps that ran this ``finally`` on their way out, continued from its exit: (kind, label, the index
+    #: of this frame, below which the jump goes on looking for its target).
+    pending: list[tuple[Jump, str | None, int]] = field(default_factory=list)
     #: whether a bare ``break`` stops here (a loop or a ``switch``), not only a labelled one.
     bare_break: bool = False
 
 
 class FlowBuilder:
-    """The graph under construction; ``handlers`` build the constructs (``flow_constructs``) by node kind."""
+    """The graph under construction; ``handlers`` build the constructs (``constructs``) by node kind."""
 
-    def __init__(self, data: bytes, fields: object, control: ControlIndex,
+    def __init__(self, data: bytes, fields: Fields, control: ControlIndex,
                  handlers: dict[str, Callable[[FlowBuilder, Node, int], Build]], structural: frozenset[str]):
         self.data = data
         self.fields = fields
@@ -79,7 +123,7 @@ class FlowBuilder:
         self.graph = FlowGraph()
         #: (start, -end, order, segment): intervals claimed; an inner (or later, for the same span) claim wins.
         self.claims: list[tuple[int, int, int, int]] = []
-        self.frames: list[Frame] = []
+        self.frames: list[JumpTargets] = []
         self.exit = -1
 
     # -- segments and claims --------------------------------------------------------------------
@@ -131,11 +175,11 @@ class FlowBuilder:
                     return int(done.value)
                 sent = done.value
                 continue
-            sent = None
-            built = segment if node is None else self.quick(node, segment)
-            if built is not None:
-                sent = built
-            else:
+            if node is None:
+                sent = segment
+                continue
+            sent = self.quick(node, segment)
+            if sent is None:
                 stack.append(self.part(node, segment))
 
     def intervals(self) -> None:
@@ -209,22 +253,22 @@ class FlowBuilder:
 
     # -- jumps ----------------------------------------------------------------------------------
 
-    def jump(self, kind: str, label: str | None, current: int, offset: int, below: int | None = None) -> None:
+    def jump(self, kind: Jump, label: str | None, current: int, offset: int, below: int | None = None) -> None:
         """``break``/``continue``/``return``: to its target, through every ``finally`` on the way."""
         index = len(self.frames) if below is None else below
         while index > 0:
             index -= 1
             frame = self.frames[index]
             if frame.finally_entry is not None:
-                self.edge(current, frame.finally_entry, Note("finally", offset))
+                self.edge(current, frame.finally_entry, Note(FlowEdge.FINALLY, offset))
                 frame.pending.append((kind, label, index))
                 return
             if kind == "break" and frame.break_to is not None and (
                     label in frame.labels if label is not None else frame.bare_break):
-                self.edge(current, frame.break_to, Note("jump", offset))
+                self.edge(current, frame.break_to, Note(FlowEdge.JUMP, offset))
                 return
             if kind == "continue" and frame.continue_to is not None and (label is None or label in frame.labels):
-                self.edge(current, frame.continue_to, Note("jump", offset))
+                self.edge(current, frame.continue_to, Note(FlowEdge.JUMP, offset))
                 return
         self.edge(current, self.exit)
 

@@ -1,10 +1,11 @@
-"""What the phases after the binder produce: evidence, decisions, allocation sites, function reports.
+"""What the phases after the binder produce: evidence, decisions, allocation sites, function reports, retentions.
 
-Plain records, no behaviour, next to the scope model they point into
-(``model.py``).  Every phase and every reporter imports them from here, so
-no two behaviour modules need each other's records: the decision pass
-writes ``Decision``\\ s, the allocation pass groups them into ``Site``\\ s of
-a ``FunctionReport``, and neither imports the other.
+Records next to the scope model they point into (``model.py``), with no
+phase's logic: what they compute is what their own fields give (a site's
+multiplicity, a report's counts of sites).  Every phase and every reporter
+imports them from here, so no two phases need each other's records: the
+decision pass writes ``Decision``\\ s, the allocation pass groups them into
+``Site``\\ s of a ``FunctionReport``, and neither imports the other.
 """
 
 from __future__ import annotations
@@ -102,6 +103,27 @@ class Site:
 
 
 @dataclass(slots=True)
+class PolicySite(Site):
+    """A site of the ``legacy`` or ``v8`` policy, which count allocations the way an engine or a compiler makes
+    them: per execution of a declaration or per entry into a scope, so a site may depend on a branch taken::
+
+        function f(taken: boolean) {
+          if (taken) {
+            let y = 0;            // allocated only when the branch runs: a conditional site
+            keep(() => y++);
+          }
+        }
+    """
+
+    #: offset of the branch (``if``/``else`` arm, ``switch`` case, ``catch`` clause) it depends on.
+    branch: int | None = None
+
+    @property
+    def conditional(self) -> bool:
+        return self.branch is not None
+
+
+@dataclass(slots=True)
 class Retention:
     """A binding that V8 keeps alive for escaping closures that never use it (``retention``, rule BX107)."""
 
@@ -141,19 +163,7 @@ class FunctionReport:
         """Sites made once per program: a function that runs once, outside its loops."""
         return sum(1 for s in self.sites if s.once)
 
-
-def function_label(closure: Closure) -> str:
-    return closure.name or "anonymous"
-
-
-#: how many items a list in a message or a summary names before it counts the rest ("and 705 more").
-SHOWN = 4
-
-
-def capped(items: list[str], total: int | None = None) -> str:
-    """``a, b, c, d and 705 more``: a factory with 2,000 shared bindings, or a binding captured by 500
-    closures, must not make a line of thousands of names.  ``total``: when ``items`` holds only the first few."""
-    count = len(items) if total is None else total
-    if count <= SHOWN:
-        return ", ".join(items[:count])
-    return f"{', '.join(items[:SHOWN])} and {count - SHOWN} more"
+    @property
+    def conditional(self) -> int:
+        """Sites made only when a branch runs (``PolicySite``; the ``optimal`` policy's never are)."""
+        return sum(1 for s in self.sites if isinstance(s, PolicySite) and s.conditional)

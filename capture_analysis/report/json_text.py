@@ -1,6 +1,6 @@
 """The JSON records of one file (``boxcheck/1``): its bindings, functions and diagnostics, as JSON text.
 
-They are the bulk of a file's record (``record``), made once where the file
+They are the bulk of a file's record (``file_record``), made once where the file
 is analyzed; the JSON format writes them as they are, the text format reads
 the functions back.
 """
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable
-from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from collections.abc import Callable, Iterable
+from json import encoder as json_encoder
+from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnose import Diagnostic
 from ..model import BindingKind, Closure, Storage
-from ..records import Decision, FunctionReport, Retention
+from ..results import Decision, FunctionReport, Retention
 from ..source import SourceFile
 
 #: a module wrapper's binding may be kept by thousands of closures: the first ones, and how many there are.
@@ -29,7 +30,7 @@ _WORD_TEXT: dict[enum.Enum, str] = {member: encode_basestring(member.value) for 
 _string: Callable[[str], str] = encode_basestring
 
 
-class FileRecords:
+class JsonText:
     """The JSON records of one file.
 
     A binding's record is written as JSON text directly: a run makes one per binding,
@@ -140,6 +141,9 @@ def _compact_encoder() -> Callable[[Any], str]:
     binding: the C encoder made once spends about a third less per record.  Circular
     references are not checked (records are trees built here).
     """
+    # the C encoder's factory (None without the C accelerator), which typeshed does not declare.
+    c_make_encoder: Callable[..., Callable[[object, int], Iterable[str]]] | None = getattr(
+        json_encoder, "c_make_encoder", None)
     if c_make_encoder is None:
         return json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
     chunks = c_make_encoder(None, json.JSONEncoder().default, encode_basestring, None, ": ", ", ", False, False, True)

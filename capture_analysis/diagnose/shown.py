@@ -1,0 +1,35 @@
+"""The last stage of a file's analysis: what is shown of its findings.
+
+The suppression comments of the file (``suppressions``) drop what they
+cover and report what they cover for nothing (BX003); then the project's
+configured severities change a rule's level or turn it off.  The command
+line and the language server both finish an analysis here, so an editor
+shows what CI reports.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+
+from ..parsing import ParsedFile
+from ..rules import Severity
+from . import suppressions
+from .findings import Diagnostic
+
+
+def shown(file: ParsedFile, diagnostics: list[Diagnostic],
+          severity: Mapping[str, Severity | None]) -> list[Diagnostic]:
+    return with_severities(suppressions.apply(file, diagnostics), severity)
+
+
+def with_severities(diagnostics: Iterable[Diagnostic], severity: Mapping[str, Severity | None]) -> list[Diagnostic]:
+    """Findings at their configured severities (by rule code); a rule set to ``None`` (``off``) is dropped."""
+    out = []
+    for diagnostic in diagnostics:
+        code = diagnostic.rule.code
+        if code not in severity:
+            out.append(diagnostic)
+        elif (level := severity[code]) is not None:
+            out.append(dataclasses.replace(diagnostic, severity=level))
+    return out

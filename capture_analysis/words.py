@@ -1,0 +1,58 @@
+"""How a closure, a function and a list of them are named in messages: one place for every phrase.
+
+A message, a hover, an expectation failure or a DOT label that names a
+closure says `` `f` `` when it has a name; else its kind, with its position
+where the reader has no caret to look at (``the arrow at 12:5``), without
+where the sentence points at it already (``the arrow``, ``this arrow``).
+Lists are capped so that a binding captured by 500 closures still makes one
+readable line.
+"""
+
+from __future__ import annotations
+
+from .model import Closure
+from .source import SourceFile
+
+#: how many items a list in a message or a summary names before it counts the rest ("and 705 more").
+SHOWN = 4
+
+
+def closure_label(source: SourceFile, closure: Closure) -> str:
+    """`` `f` ``, or ``the arrow at 12:5``."""
+    if closure.name:
+        return f"`{closure.name}`"
+    return f"the {closure.kind.value} at {source.position(closure.start)}"
+
+
+def closure_name(closure: Closure) -> str:
+    """`` `f` ``, or ``the arrow``: where the position is given beside it, or a location points at it."""
+    return f"`{closure.name}`" if closure.name else f"the {closure.kind.value}"
+
+
+def closure_subject(closure: Closure) -> str:
+    """`` `f` ``, or ``this arrow``: the subject of a diagnostic placed on the closure itself."""
+    return f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"
+
+
+def closure_row(source: SourceFile, closure: Closure) -> str:
+    """``f (3:1)``, or ``<arrow> (3:1)``: a function in a table's row."""
+    return f"{closure.name or '<' + closure.kind.value + '>'} ({source.position(closure.start)})"
+
+
+def function_label(closure: Closure) -> str:
+    """``f``, or ``anonymous``: a function in an allocation site's id."""
+    return closure.name or "anonymous"
+
+
+def closure_list(source: SourceFile, closures: list[Closure]) -> str:
+    """`` `f`, `g`, the arrow at 12:5 ``, capped."""
+    return capped([closure_label(source, c) for c in closures[:SHOWN]], len(closures))
+
+
+def capped(items: list[str], total: int | None = None) -> str:
+    """``a, b, c, d and 705 more``: a factory with 2,000 shared bindings, or a binding captured by 500
+    closures, must not make a line of thousands of names.  ``total``: when ``items`` holds only the first few."""
+    count = len(items) if total is None else total
+    if count <= SHOWN:
+        return ", ".join(items[:count])
+    return f"{', '.join(items[:SHOWN])} and {count - SHOWN} more"
