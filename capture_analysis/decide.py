@@ -71,6 +71,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
+from .creation import Created, CreationPoints
 from .escape import EscapeGraph, describe
 from .flow.reach import barriers, reach
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, FlowEdge, FlowNote, Loop, Reference, Storage
@@ -142,6 +143,8 @@ class Decider(BindingDecider):
     def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph):
         super().__init__(model, file)
         self.graph = graph
+        #: where each capturer is created: a function declaration at its first possible read (``creation``).
+        self.created = CreationPoints()
 
     def at(self, offset: int) -> str:
         return str(self.source.position(offset))
@@ -185,7 +188,7 @@ class Decider(BindingDecider):
             facts.late_initializer = (binding.kind is BindingKind.VAR
                                       and all(w.is_declaration_write for w in facts.writes)
                                       and write is min(facts.writes, key=lambda w: w.start)
-                                      and capturer.creation_offset < write.effect)
+                                      and self.created.of(capturer).offset < write.effect)
         if facts.early is None and facts.late is None and binding.kind is BindingKind.PARAM:
             facts.aliased = own.arguments_write
         if facts.copies_may_differ:
@@ -292,7 +295,7 @@ class Decider(BindingDecider):
                 continue  # ``const f = () => f()``: the closure's own slot is back-patched
             if self.element_of(capturer, binding):
                 continue  # ``class C { m() { return C } }``: no element runs before ``C`` is bound
-            offset = capturer.creation_offset
+            offset = self.created.of(capturer).offset
             if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
                 return capturer
             if binding.source is not None and binding.source[0] <= offset < binding.source[1]:
@@ -332,11 +335,11 @@ class Decider(BindingDecider):
         flow = binding.closure.flow
         if flow is None:
             return writes[0], capturers[0], []  # no graph (cannot happen for a function that needs one): cautious
-        found = reach(flow, [c.creation_offset for c in capturers], barriers(binding, flow))
+        found = reach(flow, [self.created.of(c).offset for c in capturers], barriers(binding, flow))
         for write in writes:
             if found.reaches(write.effect):
                 source, notes = found.path(write.effect)
-                capturer = next((c for c in capturers if c.creation_offset == source), capturers[0])
+                capturer = next((c for c in capturers if self.created.of(c).offset == source), capturers[0])
                 return write, capturer, notes
         return None
 
@@ -407,10 +410,10 @@ class Decider(BindingDecider):
         if binding.kind is BindingKind.CLASS_NAME:
             how = "created while the class is defined, before its own name is bound"
         elif closure.kind is ClosureKind.FUNCTION_DECLARATION:
-            how = "a hoisted function declaration, created when its scope is entered"
+            how = self.declaration_words(self.created.of(closure))
         elif binding.kind is BindingKind.PARAM:
             how = "created in a parameter default, before this parameter is bound"
-        elif (end := self.case_end(binding)) is not None and closure.creation_offset >= end:
+        elif (end := self.case_end(binding)) is not None and self.created.of(closure).offset >= end:
             return (f"captured by {label}, created in a later `case` clause than the declaration at "
                     f"{self.at(binding.start)}: a run that enters the `switch` there skips the declaration, "
                     "so the closure may capture it uninitialized")
@@ -439,7 +442,7 @@ class Decider(BindingDecider):
         if update is not None:
             return (f"{written} by the update clause of the loop at {self.at(update.offset)}, which runs after "
                     f"{self.closure_label(capturer)} captured it")
-        if write.start < capturer.creation_offset < write.effect:
+        if write.start < self.created.of(capturer).offset < write.effect:
             return (f"{written}; the write takes effect after {self.closure_label(capturer)}, "
                     "created in the value being assigned, captured it")
         return f"{written}, after {self.closure_label(capturer)} captured it"
@@ -453,8 +456,17 @@ class Decider(BindingDecider):
                  FlowEdge.FALLTHROUGH: "the fall into the `case` at {}",
                  FlowEdge.JUMP: "the jump at {}"}
         via = ", then ".join(steps[note.kind].format(self.at(note.offset)) for note in path)
-        created = f" (created at {self.at(capturer.creation_offset)})" if capturer.name else ""
+        created = f" (created at {self.at(self.created.of(capturer).offset)})" if capturer.name else ""
         return f"reached from {self.closure_label(capturer)}{created} through {via}"
+
+    def declaration_words(self, created: Created) -> str:
+        """When a function declaration is created: at its scope's entry, or where it is first read."""
+        if created.first_read is None and not created.at_statement:
+            return "a hoisted function declaration, created when its scope is entered"
+        if created.first_read is None:
+            return f"a function declaration, created where its statement at {self.at(created.offset)} runs"
+        through = f" through {self.closure_label(created.through)}" if created.through is not None else ""
+        return f"a function declaration, first read at {self.at(created.first_read.start)}{through}"
 
     @staticmethod
     def annex_b(binding: Binding) -> str:
