@@ -40,6 +40,8 @@ def allocate(model: FileModel, file: ParsedFile, decisions: list[Decision]) -> l
     for decision in decisions:
         closure = decision.binding.closure
         report = reports.get(closure)
+        if report is None and closure.is_module and decision.storage.allocates:
+            report = reports[closure] = FunctionReport(closure)  # a top-level loop's per-iteration bindings
         if report is None:
             continue
         report.decisions.append(decision)

@@ -150,7 +150,7 @@ class Decider(BindingDecider):
         return str(self.source.position(offset))
 
     def decide(self, binding: Binding) -> Decision:
-        if binding.scope.closure.is_module:
+        if binding.scope.closure.is_module and binding.scope.instance_loop is None:
             return Decision(binding, Storage.MODULE, "declared at module top level: one environment per program")
         facts = self.facts(binding)
         if facts.conservative is not None:
