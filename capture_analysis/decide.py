@@ -79,9 +79,6 @@ from .parsing import ParsedFile
 from .results import Decision, Step, StepRole
 from .words import closure_label, closure_list
 
-#: bindings that an assignment never changes: it throws, or (a function expression's own name) is ignored.
-UNASSIGNABLE = frozenset({BindingKind.CONST, BindingKind.USING, BindingKind.IMPORT, BindingKind.CLASS_NAME,
-                          BindingKind.FUNCTION_NAME})
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
                             ClosureKind.FIELD_INITIALIZER, ClosureKind.STATIC_BLOCK})
@@ -177,7 +174,7 @@ class Decider(BindingDecider):
             capturer = own.child_containing(ref.closure)
             if capturer is not None:
                 found[capturer] = None
-        facts = Facts(binding, capturing, list(found), writes_of(binding),
+        facts = Facts(binding, capturing, list(found), binding.changing_writes(),
                       self.conservative_reason(binding))
         if facts.conservative is not None or not facts.capturers:
             return facts
@@ -486,15 +483,6 @@ class Decider(BindingDecider):
         why = last.text.split(": ", 1)[-1]
         through = f" through {last.subject}" if len(chain) > 1 and last.subject != chain[0].subject else ""
         return f"escapes{through} ({why} at {self.at(last.offset)})"
-
-
-def writes_of(binding: Binding) -> list[Reference]:
-    """The writes that can change the binding: assigning a ``const``, a ``using``, an import or a class's own
-    name throws a TypeError, and a named function expression's own name ignores it (sloppy code) or throws
-    (strict code), so none of those writes anything (design 2.3)."""
-    if binding.kind in UNASSIGNABLE:
-        return [r for r in binding.references if r.is_write and r.is_declaration_write]
-    return [r for r in binding.references if r.is_write]
 
 
 def decide(model: FileModel, file: ParsedFile, graph: EscapeGraph,

@@ -22,6 +22,7 @@ from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
 from .builder import Build, ControlIndex, FlowBuilder, Jump, JumpTargets, Node, field_ids
+from .throws import throwing_spans
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
 
@@ -153,6 +154,8 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
         b.frames.append(JumpTargets(frozenset(), finally_entry=finally_entry))
     first = len(b.graph.successors)
     end = (yield body, current) if body is not None else current
+    if body is not None:
+        b.throw_spans.extend(throwing_spans(body))
     target = catch_entry if catch_entry is not None else finally_entry
     if target is not None:
         for segment in range(first, len(b.graph.successors)):
@@ -166,6 +169,7 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
         parts = [handler.child_by_field_id(f.parameter), handler.child_by_field_id(f.body)]
         caught = yield from b.sequence([p for p in parts if p is not None], catch_entry)
         if finally_entry is not None:
+            b.throw_spans.extend(throwing_spans(handler))
             for segment in range(first, len(b.graph.successors)):
                 b.edge(segment, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
             b.edge(catch_entry, finally_entry, Note(FlowEdge.THROW, handler.start_byte))

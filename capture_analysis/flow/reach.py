@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..model import Binding, FlowGraph, FlowNote, ScopeKind
+from ..model import Binding, FlowEdge, FlowGraph, FlowNote, ScopeKind
 
 
 def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reached:
@@ -52,9 +52,12 @@ def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Rea
             queue.append(segment)
     while queue:
         segment = queue.popleft()
+        start = None if segment in found.entered else found.partial.get(segment)
         for target, note in graph.successors[segment]:
             if target in barriers or target in found.entered:
                 continue
+            if note is not None and note.kind is FlowEdge.THROW and not graph.may_throw_after(segment, start):
+                continue  # nothing after this point of the ``try`` block may throw
             found.entered[target] = (segment, note)
             queue.append(target)
     return found
