@@ -465,8 +465,11 @@ class Decider(BindingDecider):
             return "a hoisted function declaration, created when its scope is entered"
         if created.first_read is None:
             return f"a function declaration, created where its statement at {self.at(created.offset)} runs"
-        through = f" through {self.closure_label(created.through)}" if created.through is not None else ""
-        return f"a function declaration, first read at {self.at(created.first_read.start)}{through}"
+        read = self.at(created.first_read.start)
+        if created.through is None:
+            return f"a function declaration, first read at {read}"
+        return (f"a function declaration, read at {read} by {self.closure_label(created.through)}, "
+                f"which may run from {self.at(created.offset)}")
 
     @staticmethod
     def annex_b(binding: Binding) -> str:
