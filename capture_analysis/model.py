@@ -394,6 +394,10 @@ class FlowGraph:
     #: for a segment in a ``try`` block (or a ``catch`` clause that a ``finally`` follows): where its last
     #: operation that may throw ends (``flow/throws``); a segment not here throws nothing.
     throws_until: dict[int, int] = field(default_factory=dict)
+    #: the first segment of each ``finally`` block, and the two ways out of its end: True for the one after the
+    #: ``try`` statement (normal completion), False for the one that goes on with a jump or an exception.
+    finally_entries: set[int] = field(default_factory=set)
+    finally_gates: dict[int, bool] = field(default_factory=dict)
 
     def may_throw_after(self, segment: int, start: int | None) -> bool:
         """Whether something in ``segment`` may throw after ``start`` (``None``: from the segment's start)."""

@@ -179,10 +179,18 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     frame = b.frames.pop()
     b.claim(finalizer, finally_entry)
     finished = yield from b.sequence(finalizer.named_children, finally_entry)
-    b.edge(finished, after)
-    b.edge(finished, b.exit)  # an exception the ``try`` did not catch goes on after ``finally``
+    # The ``finally`` goes on as it was entered (design 2.1.2): after the ``try`` statement when its block or
+    # handler ended normally, else with the jump or the exception that ran it; the search tells them apart.
+    normal, abrupt = b.new(), b.new()
+    b.graph.finally_entries.add(finally_entry)
+    b.graph.finally_gates[normal] = True
+    b.graph.finally_gates[abrupt] = False
+    b.edge(finished, normal)
+    b.edge(finished, abrupt)
+    b.edge(normal, after)
+    b.edge(abrupt, b.exit)  # an exception the ``try`` did not catch goes on after ``finally``
     for kind, label, index in frame.pending:
-        b.jump(kind, label, finished, finalizer.start_byte, below=index)
+        b.jump(kind, label, abrupt, finalizer.start_byte, below=index)
     return after
 
 
