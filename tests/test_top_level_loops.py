@@ -54,3 +54,4 @@ def test_the_module_reports_its_per_iteration_sites():
     (module,) = [report for report in result.functions if report.closure.is_module]
     assert (module.per_call, module.per_iteration) == (0, 1)
     assert [site.multiplicity for site in module.sites] == ["per-iteration"]
+
