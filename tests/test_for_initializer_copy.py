@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from .conftest import analyze, needs_node, node_got
 
-
 INITIALIZER_COPY = """\
 function f(n) {
   const fs = [];

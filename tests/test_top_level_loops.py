@@ -16,7 +16,8 @@ from .conftest import analyze, needs_node, node_got
 LOOPS = {
     "for-let": "for (let i = 0; i < 2; i++) {\n  let uses = 0;\n  fs.push(() => i + ':' + ++uses);\n}\n",
     "for-of": "for (const i of [0, 1]) {\n  let uses = 0;\n  fs.push(() => i + ':' + ++uses);\n}\n",
-    "while-block": "let n = 0;\nwhile (n < 2) {\n  const i = n++;\n  let uses = 0;\n  fs.push(() => i + ':' + ++uses);\n}\n",
+    "while-block": "let n = 0;\nwhile (n < 2) {\n  const i = n++;\n  let uses = 0;\n"
+                   "  fs.push(() => i + ':' + ++uses);\n}\n",
     "nested-block": "for (let k = 0; k < 2; k++) {\n  {\n    const i = k;\n    let uses = 0;\n"
                     "    fs.push(() => i + ':' + ++uses);\n  }\n}\n",
 }
