@@ -58,6 +58,7 @@ class Fields:
     label: int
     left: int
     name: int
+    object: int
     operator: int
     parameter: int
     parameters: int

@@ -66,6 +66,16 @@ def if_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     return join
 
 
+def with_statement(b: FlowBuilder, node: Node, current: int) -> Build:
+    """``with (o) body``: the object, then the body, built as any statement (a loop inside runs again)."""
+    b.claim(node, current)
+    current = yield node.child_by_field_id(b.fields.object), current
+    body = node.child_by_field_id(b.fields.body)
+    if body is not None:
+        current = yield body, current
+    return current
+
+
 def labeled(b: FlowBuilder, node: Node, current: int) -> Build:
     labels = set()
     body: Node | None = node
@@ -336,6 +346,7 @@ STATEMENTS: dict[str, Handler] = {
     "statement_block": block,
     "if_statement": if_statement,
     "labeled_statement": labeled,
+    "with_statement": with_statement,
     "break_statement": jump_statement,
     "continue_statement": jump_statement,
     "return_statement": leaving,
@@ -362,16 +373,13 @@ STRAIGHT_LINE: dict[str, str] = {
     "enum_declaration": "its members' initializers run once, in order, where it stands",
     "module": "a namespace (`module N {}`): its body is an activation of its own, run once where it stands",
     "import_alias": "`import A = N.B`: one read and one binding, where it stands",
-    "import_statement": "only at a module's top level, whose control flow is never built (the binder asks for none)",
+    "import_statement": "only at a module's top level, where its bindings exist before any code runs: no code",
     "empty_statement": "runs nothing",
     "debugger_statement": "runs nothing the program can observe",
     "type_alias_declaration": "type syntax: no code",
     "interface_declaration": "type syntax: no code",
     "function_signature": "an overload's signature: no code",
     "ambient_declaration": "`declare ...`: no code",
-    "with_statement": "a known gap, not a construct yet: its body is claimed whole unless it may hold a conditional "
-                      "expression, so a loop inside gets no back edge; the bindings `with` can see are decided "
-                      "conservatively (BX002), but not those declared inside its body",
 }
 
 EXPRESSIONS: dict[str, Handler] = {
