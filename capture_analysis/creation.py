@@ -34,30 +34,37 @@ declaration at its scope's entry, as the measured compiler and V8 do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import Closure, ClosureKind, Reference, ScopeKind
 
 
 @dataclass(frozen=True, slots=True)
 class Created:
-    """Where a closure is taken to be created, and why there."""
+    """Where a closure is taken to be created, and why there.
 
-    offset: int
-    #: the reference that first reads a function declaration, if it was moved from its scope's entry.
-    first_read: Reference | None = None
-    #: the closure that reference is in, when it is not the activation's own code.
-    through: Closure | None = None
-    #: the declaration's own statement is its first read (a block's function, a namespace export).
-    at_statement: bool = False
+    A function declaration is created at whichever of its possible reads runs first, which the text
+    cannot tell (an ``if`` arm read first in the text may not run, a pattern's source runs before its
+    defaults): each of ``points`` may be the one, and a decision must hold for all of them."""
+
+    #: the possible creation points, sorted; one for a closure that is not a moved declaration.
+    points: tuple[int, ...]
+    #: for a moved declaration, what reads it at each point: the reference, and the closure it is in when it
+    #: is not the activation's own code (both ``None`` for its own statement).
+    origins: dict[int, tuple[Reference | None, Closure | None]] = field(default_factory=dict)
+
+    @property
+    def offset(self) -> int:
+        """The earliest point in the text: what the words name when no other point matters."""
+        return self.points[0]
 
     @property
     def moved(self) -> bool:
-        return self.first_read is not None or self.at_statement
+        return bool(self.origins)
 
 
 class CreationPoints:
-    """The creation point of every closure a decision asks about, computed per activation on first demand."""
+    """The creation points of every closure a decision asks about, computed per activation on first demand."""
 
     def __init__(self) -> None:
         self.points: dict[Closure, Created] = {}
@@ -67,60 +74,79 @@ class CreationPoints:
         if found is not None:
             return found
         if closure.kind is not ClosureKind.FUNCTION_DECLARATION or closure.parent is None:
-            return Created(closure.creation_offset)
+            return Created((closure.creation_offset,))
         self.points.update(declarations_of(closure.parent))
         return self.points[closure]
 
 
-def declarations_of(activation: Closure) -> dict[Closure, Created]:
-    """The creation point of each function declaration of ``activation``.
+@dataclass(slots=True)
+class Reads:
+    """What is known so far of where a declaration may be read: each point, with what reads it there."""
 
-    Each starts at its first read in the activation's own code or by an expression closure; then a
-    declaration read by another declaration G can be read from G's creation on, until nothing moves."""
+    origins: dict[int, tuple[Reference | None, Closure | None]] = field(default_factory=dict)
+
+    def add(self, offset: int, ref: Reference | None, through: Closure | None) -> bool:
+        if offset in self.origins:
+            return False
+        self.origins[offset] = (ref, through)
+        return True
+
+
+def declarations_of(activation: Closure) -> dict[Closure, Created]:
+    """The creation points of each function declaration of ``activation``.
+
+    Each may be read wherever its activation's own code reads it and wherever an expression closure that
+    refers to it is created; a declaration read by another declaration G may also be read wherever G may
+    be: the points flow along those reads until nothing is added."""
     declarations = [c for c in activation.children if c.kind is ClosureKind.FUNCTION_DECLARATION]
-    points: dict[Closure, Created] = {}
+    reads: dict[Closure, Reads] = {}
     read_by: dict[Closure, list[tuple[Closure, Reference]]] = {}
+    fixed: set[Closure] = set()
     for declaration in declarations:
         if stays_at_entry(activation, declaration):
-            points[declaration] = Created(declaration.creation_offset)
+            fixed.add(declaration)
             continue
-        best: Created | None = None
+        found = reads[declaration] = Reads()
         binding = declaration.binding
         assert binding is not None
         if binding.scope is not activation.scope or (activation.kind is ClosureKind.NAMESPACE and binding.exported):
-            best = Created(declaration.start, at_statement=True)
+            found.add(declaration.start, None, None)
         for ref in binding.references:
             if ref.closure is activation:
-                candidate = Created(ref.start, ref)
+                found.add(ref.start, ref, None)
+                continue
+            reader = activation.child_containing(ref.closure)
+            if reader is None or reader is declaration:
+                continue
+            if reader.kind is ClosureKind.FUNCTION_DECLARATION:
+                read_by.setdefault(reader, []).append((declaration, ref))
             else:
-                reader = activation.child_containing(ref.closure)
-                if reader is None or reader is declaration:
-                    continue
-                if reader.kind is ClosureKind.FUNCTION_DECLARATION:
-                    read_by.setdefault(reader, []).append((declaration, ref))
-                    continue
-                candidate = Created(reader.creation_offset, ref, reader)
-            if best is None or candidate.offset < best.offset:
-                best = candidate
-        if best is not None:
-            points[declaration] = best
+                found.add(reader.creation_offset, ref, reader)
     changed = True
     while changed:
         changed = False
-        for reader, reads in read_by.items():
-            created = points.get(reader)
-            if created is None:
+        for reader, targets in read_by.items():
+            if reader in fixed:
+                for declaration, ref in targets:
+                    if declaration in reads:
+                        changed |= reads[declaration].add(reader.creation_offset, ref, reader)
                 continue
-            for declaration, ref in reads:
-                current = points.get(declaration)
-                if current is None or created.offset < current.offset:
-                    points[declaration] = Created(created.offset, ref, reader)
-                    changed = True
+            source = reads.get(reader)
+            if source is None:
+                continue
+            for declaration, ref in targets:
+                target = reads.get(declaration)
+                if target is not None:
+                    for offset in sorted(source.origins):
+                        changed |= target.add(offset, ref, reader)
+    points: dict[Closure, Created] = {}
     for declaration in declarations:
-        if declaration not in points:
-            points[declaration] = Created(declaration.creation_offset)  # never read: as the language makes it
+        found_reads = reads.get(declaration)
+        if found_reads is None or not found_reads.origins:
+            points[declaration] = Created((declaration.creation_offset,))  # never read: as the language makes it
+            continue
+        points[declaration] = Created(tuple(sorted(found_reads.origins)), found_reads.origins)
     return points
-
 
 def stays_at_entry(activation: Closure, declaration: Closure) -> bool:
     """Where the declaration may be read before any of the activation's code runs, or nothing is known."""

@@ -71,13 +71,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
-from .creation import Created, CreationPoints
+from .creation import CreationPoints
 from .escape import EscapeGraph, describe
 from .flow.reach import barriers, reach
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, FlowEdge, FlowNote, Loop, Reference, Storage
 from .parsing import ParsedFile
 from .results import Decision, Step, StepRole
-from .words import closure_label, closure_list
+from .words import closure_label, closure_list, declaration_created
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
@@ -289,17 +289,24 @@ class Decider(BindingDecider):
     def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
         """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters,
         a later ``case`` clause)."""
-        skipped_from = self.case_end(binding)
         for capturer in capturers:
             if capturer is binding.init_closure:
                 continue  # ``const f = () => f()``: the closure's own slot is back-patched
             if self.element_of(capturer, binding):
                 continue  # ``class C { m() { return C } }``: no element runs before ``C`` is bound
-            offset = self.created.of(capturer).offset
-            if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
+            if self.early_point(binding, capturer) is not None:
                 return capturer
+        return None
+
+    def early_point(self, binding: Binding, capturer: Closure) -> int | None:
+        """A point where ``capturer`` may be created before ``binding`` holds its first value (a declaration may
+        be created at any of its possible reads)."""
+        skipped_from = self.case_end(binding)
+        for offset in self.created.of(capturer).points:
+            if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
+                return offset
             if binding.source is not None and binding.source[0] <= offset < binding.source[1]:
-                return capturer  # ``const {a} = f(() => a)``: the value destructured runs before ``a`` is bound
+                return offset  # ``const {a} = f(() => a)``: the value destructured runs before ``a`` is bound
         return None
 
     @staticmethod
@@ -335,11 +342,12 @@ class Decider(BindingDecider):
         flow = binding.closure.flow
         if flow is None:
             return writes[0], capturers[0], []  # no graph (cannot happen for a function that needs one): cautious
-        found = reach(flow, [self.created.of(c).offset for c in capturers], barriers(binding, flow))
+        sources = [offset for c in capturers for offset in self.created.of(c).points]
+        found = reach(flow, sources, barriers(binding, flow))
         for write in writes:
             if found.reaches(write.effect):
                 source, notes = found.path(write.effect)
-                capturer = next((c for c in capturers if self.created.of(c).offset == source), capturers[0])
+                capturer = next((c for c in capturers if source in self.created.of(c).points), capturers[0])
                 return write, capturer, notes
         return None
 
@@ -410,7 +418,7 @@ class Decider(BindingDecider):
         if binding.kind is BindingKind.CLASS_NAME:
             how = "created while the class is defined, before its own name is bound"
         elif closure.kind is ClosureKind.FUNCTION_DECLARATION:
-            how = self.declaration_words(self.created.of(closure))
+            how = declaration_created(self.source, self.created.of(closure), self.early_point(binding, closure))
         elif binding.kind is BindingKind.PARAM:
             how = "created in a parameter default, before this parameter is bound"
         elif (end := self.case_end(binding)) is not None and self.created.of(closure).offset >= end:
@@ -458,18 +466,6 @@ class Decider(BindingDecider):
         via = ", then ".join(steps[note.kind].format(self.at(note.offset)) for note in path)
         created = f" (created at {self.at(self.created.of(capturer).offset)})" if capturer.name else ""
         return f"reached from {self.closure_label(capturer)}{created} through {via}"
-
-    def declaration_words(self, created: Created) -> str:
-        """When a function declaration is created: at its scope's entry, or where it is first read."""
-        if created.first_read is None and not created.at_statement:
-            return "a hoisted function declaration, created when its scope is entered"
-        if created.first_read is None:
-            return f"a function declaration, created where its statement at {self.at(created.offset)} runs"
-        read = self.at(created.first_read.start)
-        if created.through is None:
-            return f"a function declaration, first read at {read}"
-        return (f"a function declaration, read at {read} by {self.closure_label(created.through)}, "
-                f"which may run from {self.at(created.offset)}")
 
     @staticmethod
     def annex_b(binding: Binding) -> str:

@@ -53,7 +53,7 @@ def test_a_function_declaration_read_before_a_const_is_initialized_captures_it_e
         }
     """)
     assert next(d.storage.value for d in result.decisions if d.binding.name == "s") == "box"
-    assert "a function declaration, first read at 3:17" in next(d.reason for d in result.decisions
+    assert "a function declaration, read at 3:17" in next(d.reason for d in result.decisions
                                                                 if d.binding.name == "s")
     assert allocations(result, "f") == (1, 0)
 

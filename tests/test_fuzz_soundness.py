@@ -444,7 +444,8 @@ def without_fallback(real):
 
     def declarations_of(activation):
         points = real(activation)
-        return {declaration: created if created.moved else creation.Created(declaration.start, at_statement=True)
+        return {declaration: created if created.moved
+                else creation.Created((declaration.start,), {declaration.start: (None, None)})
                 for declaration, created in points.items()}
 
     return declarations_of

@@ -43,7 +43,7 @@ def message(analysis: FileAnalysis, code: str) -> str:
           const s = { v: i };
           return get;
         }
-     """, "s", "`get`", "a function declaration, first read at 3:8"),
+     """, "s", "`get`", "a function declaration, read at 3:8"),
     ("""
         export function make(i: number) {
           const get = () => s;
@@ -193,7 +193,7 @@ def test_with_another_primary_policy_the_report_adds_optimal_captured_before_ini
     analysis = compared(code, "legacy,optimal", primary="legacy")
     assert analysis.policy.name == "legacy"
     assert message(analysis, "BX103").startswith("under `optimal`, `s` needs a heap box, per call: captured by "
-                                                 "`get` (a function declaration, first read at 3:8)")
+                                                 "`get` (a function declaration, read at 3:8)")
     assert len([d for d in compared(code).diagnostics if d.rule.code == "BX103"]) == 1  # not twice under optimal
 
 
