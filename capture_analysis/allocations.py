@@ -40,6 +40,8 @@ def allocate(model: FileModel, file: ParsedFile, decisions: list[Decision]) -> l
     for decision in decisions:
         closure = decision.binding.closure
         report = reports.get(closure)
+        if report is None and closure.is_module and decision.storage.allocates:
+            report = reports[closure] = FunctionReport(closure)  # a top-level loop's per-iteration bindings
         if report is None:
             continue
         report.decisions.append(decision)
@@ -54,6 +56,8 @@ def allocate(model: FileModel, file: ParsedFile, decisions: list[Decision]) -> l
             decision.storage = kind
             decision.site = site
         report.sites.append(site)
+        if loop is not None:
+            initial_copy(source, report, loop, members)
     for closure in model.closures:
         parent = closure.parent
         if parent is None or parent.is_module or closure.kind in NOT_ALLOCATED:
@@ -64,6 +68,25 @@ def allocate(model: FileModel, file: ParsedFile, decisions: list[Decision]) -> l
         else:
             report.closures_per_call += 1
     return [reports[c] for c in model.closures if c in reports]
+
+
+def initial_copy(source: SourceFile, report: FunctionReport, loop: Loop, members: list[Decision]) -> None:
+    """The copy of a ``for (let ...)`` head that a closure in the initializer captures (design 2.3).
+
+    The loop makes the head's bindings once for the initializer, then copies them for each iteration; a
+    closure created in the initializer holds that first copy.  When the iterations' copies need shared
+    storage, so does that one: one more site per call, for the head's bindings the initializer captures::
+
+        for (let i = 0, first = () => i; i < n; i++) keep(() => i++);   // a box per iteration, and one more
+    """
+    if not loop.copies_head:
+        return
+    captured = [d for d in members if d.binding.per_iteration_of is loop and any(
+        loop.start <= c.creation_offset < loop.end and not loop.repeats(c.creation_offset) for c in d.captured_by)]
+    if captured:
+        kind = Storage.CONTEXT if len(captured) > 1 else Storage.BOX
+        report.sites.append(Site(site_id(source, report.closure, len(report.sites)), kind, False, captured,
+                                 report.closure, None, loop.start))
 
 
 def site_id(source: SourceFile, closure: Closure, index: int) -> str:

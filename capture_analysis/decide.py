@@ -71,12 +71,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bind.block_functions import evaluated
+from .creation import CreationPoints
 from .escape import EscapeGraph, describe
 from .flow.reach import barriers, reach
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, FlowEdge, FlowNote, Loop, Reference, Storage
 from .parsing import ParsedFile
 from .results import Decision, Step, StepRole
-from .words import closure_label, closure_list
+from .words import closure_label, closure_list, declaration_created
 
 #: closures that are elements of a class (not the arrows of its computed keys or ``extends`` clause).
 CLASS_ELEMENTS = frozenset({ClosureKind.METHOD, ClosureKind.GETTER, ClosureKind.SETTER, ClosureKind.CONSTRUCTOR,
@@ -142,12 +143,14 @@ class Decider(BindingDecider):
     def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph):
         super().__init__(model, file)
         self.graph = graph
+        #: where each capturer is created: a function declaration at its first possible read (``creation``).
+        self.created = CreationPoints()
 
     def at(self, offset: int) -> str:
         return str(self.source.position(offset))
 
     def decide(self, binding: Binding) -> Decision:
-        if binding.scope.closure.is_module:
+        if binding.scope.closure.is_module and binding.scope.instance_loop is None:
             return Decision(binding, Storage.MODULE, "declared at module top level: one environment per program")
         facts = self.facts(binding)
         if facts.conservative is not None:
@@ -171,7 +174,7 @@ class Decider(BindingDecider):
             capturer = own.child_containing(ref.closure)
             if capturer is not None:
                 found[capturer] = None
-        facts = Facts(binding, capturing, list(found), [r for r in binding.references if r.is_write],
+        facts = Facts(binding, capturing, list(found), binding.changing_writes(),
                       self.conservative_reason(binding))
         if facts.conservative is not None or not facts.capturers:
             return facts
@@ -185,7 +188,7 @@ class Decider(BindingDecider):
             facts.late_initializer = (binding.kind is BindingKind.VAR
                                       and all(w.is_declaration_write for w in facts.writes)
                                       and write is min(facts.writes, key=lambda w: w.start)
-                                      and capturer.creation_offset < write.effect)
+                                      and self.created.of(capturer).offset < write.effect)
         if facts.early is None and facts.late is None and binding.kind is BindingKind.PARAM:
             facts.aliased = own.arguments_write
         if facts.copies_may_differ:
@@ -286,17 +289,24 @@ class Decider(BindingDecider):
     def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
         """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters,
         a later ``case`` clause)."""
-        skipped_from = self.case_end(binding)
         for capturer in capturers:
             if capturer is binding.init_closure:
                 continue  # ``const f = () => f()``: the closure's own slot is back-patched
             if self.element_of(capturer, binding):
                 continue  # ``class C { m() { return C } }``: no element runs before ``C`` is bound
-            offset = capturer.creation_offset
-            if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
+            if self.early_point(binding, capturer) is not None:
                 return capturer
+        return None
+
+    def early_point(self, binding: Binding, capturer: Closure) -> int | None:
+        """A point where ``capturer`` may be created before ``binding`` holds its first value (a declaration may
+        be created at any of its possible reads)."""
+        skipped_from = self.case_end(binding)
+        for offset in self.created.of(capturer).points:
+            if offset < binding.init_offset or (skipped_from is not None and offset >= skipped_from):
+                return offset
             if binding.source is not None and binding.source[0] <= offset < binding.source[1]:
-                return capturer  # ``const {a} = f(() => a)``: the value destructured runs before ``a`` is bound
+                return offset  # ``const {a} = f(() => a)``: the value destructured runs before ``a`` is bound
         return None
 
     @staticmethod
@@ -332,11 +342,12 @@ class Decider(BindingDecider):
         flow = binding.closure.flow
         if flow is None:
             return writes[0], capturers[0], []  # no graph (cannot happen for a function that needs one): cautious
-        found = reach(flow, [c.creation_offset for c in capturers], barriers(binding, flow))
+        sources = [offset for c in capturers for offset in self.created.of(c).points]
+        found = reach(flow, sources, barriers(binding, flow))
         for write in writes:
             if found.reaches(write.effect):
                 source, notes = found.path(write.effect)
-                capturer = next((c for c in capturers if c.creation_offset == source), capturers[0])
+                capturer = next((c for c in capturers if source in self.created.of(c).points), capturers[0])
                 return write, capturer, notes
         return None
 
@@ -407,10 +418,10 @@ class Decider(BindingDecider):
         if binding.kind is BindingKind.CLASS_NAME:
             how = "created while the class is defined, before its own name is bound"
         elif closure.kind is ClosureKind.FUNCTION_DECLARATION:
-            how = "a hoisted function declaration, created when its scope is entered"
+            how = declaration_created(self.source, self.created.of(closure), self.early_point(binding, closure))
         elif binding.kind is BindingKind.PARAM:
             how = "created in a parameter default, before this parameter is bound"
-        elif (end := self.case_end(binding)) is not None and closure.creation_offset >= end:
+        elif (end := self.case_end(binding)) is not None and self.created.of(closure).offset >= end:
             return (f"captured by {label}, created in a later `case` clause than the declaration at "
                     f"{self.at(binding.start)}: a run that enters the `switch` there skips the declaration, "
                     "so the closure may capture it uninitialized")
@@ -439,7 +450,7 @@ class Decider(BindingDecider):
         if update is not None:
             return (f"{written} by the update clause of the loop at {self.at(update.offset)}, which runs after "
                     f"{self.closure_label(capturer)} captured it")
-        if write.start < capturer.creation_offset < write.effect:
+        if write.start < self.created.of(capturer).offset < write.effect:
             return (f"{written}; the write takes effect after {self.closure_label(capturer)}, "
                     "created in the value being assigned, captured it")
         return f"{written}, after {self.closure_label(capturer)} captured it"
@@ -453,7 +464,7 @@ class Decider(BindingDecider):
                  FlowEdge.FALLTHROUGH: "the fall into the `case` at {}",
                  FlowEdge.JUMP: "the jump at {}"}
         via = ", then ".join(steps[note.kind].format(self.at(note.offset)) for note in path)
-        created = f" (created at {self.at(capturer.creation_offset)})" if capturer.name else ""
+        created = f" (created at {self.at(self.created.of(capturer).offset)})" if capturer.name else ""
         return f"reached from {self.closure_label(capturer)}{created} through {via}"
 
     @staticmethod

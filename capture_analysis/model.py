@@ -65,6 +65,11 @@ class BindingKind(enum.Enum):
     CLASS_NAME = "class-name"
 
 
+#: bindings that an assignment never changes: it throws, or (a function expression's own name) is ignored.
+UNASSIGNABLE = frozenset({BindingKind.CONST, BindingKind.USING, BindingKind.IMPORT, BindingKind.CLASS_NAME,
+                          BindingKind.FUNCTION_NAME})
+
+
 class Storage(enum.Enum):
     """Where a binding lives (docs/design.md, section 2): the answer boxcheck gives for each one."""
 
@@ -230,6 +235,14 @@ class Binding:
     def closure(self) -> Closure:
         return self.scope.closure
 
+    def changing_writes(self) -> list[Reference]:
+        """The writes that can change the binding: assigning a ``const``, a ``using``, an import or a class's own
+        name throws a TypeError, and a named function expression's own name ignores it (sloppy code) or throws
+        (strict code), so none of those writes anything (design 2.3)."""
+        if self.kind in UNASSIGNABLE:
+            return [r for r in self.references if r.is_write and r.is_declaration_write]
+        return [r for r in self.references if r.is_write]
+
 
 @dataclass(slots=True)
 class BlockFunction:
@@ -378,6 +391,18 @@ class FlowGraph:
     scope_entries: dict[int, int] = field(default_factory=dict)
     #: a loop's start -> the segments where its per-iteration head bindings are made afresh.
     loop_copies: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    #: for a segment in a ``try`` block (or a ``catch`` clause that a ``finally`` follows): where its last
+    #: operation that may throw ends (``flow/throws``); a segment not here throws nothing.
+    throws_until: dict[int, int] = field(default_factory=dict)
+    #: the first segment of each ``finally`` block, and the two ways out of its end: True for the one after the
+    #: ``try`` statement (normal completion), False for the one that goes on with a jump or an exception.
+    finally_entries: set[int] = field(default_factory=set)
+    finally_gates: dict[int, bool] = field(default_factory=dict)
+
+    def may_throw_after(self, segment: int, start: int | None) -> bool:
+        """Whether something in ``segment`` may throw after ``start`` (``None``: from the segment's start)."""
+        last = self.throws_until.get(segment)
+        return last is not None and (start is None or last > start)
 
     def segment_at(self, offset: int) -> int | None:
         index = bisect.bisect_right(self.starts, offset) - 1

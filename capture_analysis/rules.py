@@ -212,7 +212,9 @@ CAPTURED_BEFORE_INIT = _rule(
     "BX103", "captured-before-init", Severity.WARNING,
     "A never-reassigned binding still needs shared storage because a closure captures it before it is initialized.",
     "Reports a binding that is never written after its initialization but that a closure captures before "
-    "the initialization runs: a hoisted function declaration that refers to a `const` of its own scope, "
+    "the initialization runs: a function declaration that refers to a `const` of its own scope and may be "
+    "read before it is initialized (called, passed on or stored, directly or through a closure or another "
+    "declaration that may run then; a declaration is created where it is first read), "
     "a closure created earlier in the code, a default parameter that refers to a later parameter, a "
     "closure inside the binding's own initializer that is not the initializer itself, or a closure in a later "
     "`case` clause of the `switch` whose clause declares the binding (a run that enters at that clause skips "
@@ -223,12 +225,13 @@ CAPTURED_BEFORE_INIT = _rule(
     "This is the one case where the rule \"never-reassigned bindings need no box\" does not apply (the other "
     "side is BX104, the boxes the rule removes); it is usually accidental and cheap to fix by reordering.",
     """
-function make(i: number) {
-  function get() { return s.v; }   // created when `make` is entered ...
+function make(i: number, keep: (f: () => number) => void) {
+  keep(get);                       // `get` is read (handed out) here ...
+  function get() { return s.v; }
   const s = { v: i };              // BX103: ... before `s` is initialized
   return get;
 }
-// Fix: declare `s` before a closure that is an expression: `const get = () => s.v;` after `s`.
+// Fix: initialize `s` before `get` is first read: move `const s` above `keep(get)`.
 """)
 
 

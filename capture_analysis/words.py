@@ -10,6 +10,7 @@ readable line.
 
 from __future__ import annotations
 
+from .creation import Created
 from .model import Closure
 from .source import SourceFile
 
@@ -56,3 +57,18 @@ def capped(items: list[str], total: int | None = None) -> str:
     if count <= SHOWN:
         return ", ".join(items[:count])
     return f"{', '.join(items[:SHOWN])} and {count - SHOWN} more"
+
+
+def declaration_created(source: SourceFile, created: Created, point: int | None) -> str:
+    """When a function declaration is created: at its scope's entry, or where it may be read (``point``: the one
+    that matters, else the first in the text; ``creation``)."""
+    if not created.moved:
+        return "a hoisted function declaration, created when its scope is entered"
+    at = created.offset if point is None else point
+    ref, through = created.origins[at]
+    if ref is None:
+        return f"a function declaration, created where its statement at {source.position(at)} runs"
+    if through is None:
+        return f"a function declaration, read at {source.position(ref.start)}"
+    return (f"a function declaration, read at {source.position(ref.start)} by {closure_label(source, through)}, "
+            f"which may run from {source.position(at)}")

@@ -11,8 +11,8 @@ export function createScanner(text: string, skipTrivia: boolean) { //~ allocates
   var tokenStart = 0; //~ tokenStart: context; reports BX107
   var token = ""; //~ token: context; reports BX107
   var errors: string[] = []; //~ errors: context; reports BX107
-  const end = text.length; //~ end: context; reports BX103 "captured by `scanNumber`"; reports BX107
-  const isDigit = (ch: string) => ch >= "0" && ch <= "9"; //~ isDigit: context; reports BX103
+  const end = text.length; //~ end: value; reports BX107
+  const isDigit = (ch: string) => ch >= "0" && ch <= "9"; //~ isDigit: value
 
   function error(message: string) { //~ error: value
     errors.push(`${message} at ${pos}`);

@@ -21,6 +21,10 @@ ASSIGNING = {
     "loop-body": "for (const i of [1]) { DECL }",
     "catch-block": "try { throw 0; } catch (e) { DECL }",
     "labeled-block": "l: { DECL }",
+    # the grammar reads `{ l: function h() {} }` as an object literal: a repair makes it the block it is
+    "labelled-declaration": "{ l: DECL }",
+    "labelled-declaration-after-a-statement": "{ p; l: DECL }",
+    "labelled-declaration-in-an-if-block": "if (p) { l: DECL }",
 }
 #: what f's body may declare first: the block's function assigns that binding too.
 BEFORE = {

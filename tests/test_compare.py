@@ -186,7 +186,7 @@ def test_cli_compare_json_validates(monkeypatch, schema_validator):
                                   "once": doc["summary"]["once"]}
     assert summary["legacy"]["per_call"] > summary["optimal"]["per_call"]
     codes = {d["code"] for entry in doc["files"] for d in entry["diagnostics"]}
-    assert {"BX103", "BX104"} <= codes
+    assert {"BX104"} <= codes
 
 
 def test_cli_without_compare_has_no_policies_fields(monkeypatch):

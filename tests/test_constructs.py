@@ -28,7 +28,9 @@ def test_let_in_block_is_block_scoped_and_shadows():
     assert [d.storage.value for d in result.decisions if d.binding.name == "v"] == ["local", "value"]
 
 
-def test_function_declarations_are_created_at_scope_entry_and_capture_const_early():
+def test_function_declarations_are_created_at_their_first_read_and_capture_a_const_declared_before_it():
+    """The zod shape (design 2.1.1): nothing reads `g` before `s` is initialized, so a copy of `s` made when
+    `g` is first read is the value every call of `g` sees."""
     result = analyze("""
         function f(i: number) {
           const s = { v: i };
@@ -36,9 +38,23 @@ def test_function_declarations_are_created_at_scope_entry_and_capture_const_earl
           return g;
         }
     """)
-    assert {d.binding.name: d.storage.value for d in result.decisions} == {"f": "module", "i": "local", "s": "box",
-                                                                         "g": "local"}
-    assert "hoisted function declaration" in next(d.reason for d in result.decisions if d.binding.name == "s")
+    assert {d.binding.name: d.storage.value for d in result.decisions} == {"f": "module", "i": "local",
+                                                                         "s": "value", "g": "local"}
+    assert allocations(result, "f") == (0, 0)
+
+
+def test_a_function_declaration_read_before_a_const_is_initialized_captures_it_early():
+    result = analyze("""
+        function f(i: number) {
+          const first = g;
+          const s = { v: i };
+          function g() { return s.v; }
+          return first;
+        }
+    """)
+    assert next(d.storage.value for d in result.decisions if d.binding.name == "s") == "box"
+    assert "a function declaration, read at 3:17" in next(d.reason for d in result.decisions
+                                                                if d.binding.name == "s")
     assert allocations(result, "f") == (1, 0)
 
 

@@ -97,7 +97,7 @@ def test_a_name_is_underlined_whole_whatever_its_characters():
      "share one `n` (not `value`)"),
     ("export function f() { let n = 0; return () => n++; }", "optimal", StepRole.ESCAPE,
      "here the arrow outlives the call of `f` that creates it"),
-    ("export function f() { function g() { return s; } const s = 1; return g; }", "optimal",
+    ("export function f() { keep(g); function g() { return s; } const s = 1; return g; }", "optimal",
      StepRole.CAPTURE_BEFORE_INIT, "a closure captures `s` before `s` holds its first value"),
     ("function f(a) { var g = () => a; arguments[0] = 2; return g; }", "optimal", StepRole.ARGUMENTS_ALIAS,
      "writes through the sloppy-mode `arguments` object reach the parameter `a`"),

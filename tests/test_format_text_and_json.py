@@ -41,6 +41,7 @@ def test_binding_records_are_what_the_compact_encoder_writes():
           let q = "\\"\\\\\\u2028\\t";
           let 𝑥 = 1, café = 2;
           function g() { return q + 𝑥 + café; }
+          keep(g);
           𝑥++;
           const h = () => { café = 3; };
           for (let i = 0; i < n; i++) { keep(() => i); i++; }

@@ -9,19 +9,21 @@ write, and ``fuzz/soundness.py`` holds boxcheck's verdicts against that.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 
+from capture_analysis import creation
 from capture_analysis.analyze import analyze_text
-from capture_analysis.model import Storage
+from capture_analysis.model import ClosureKind, Storage
 
 from .conftest import storage_of
 from .fuzz.budget import budget
 from .fuzz.expressions import Assign, Binary, Call, Closure, Lit, NameTarget, Param, Read, Update
-from .fuzz.generate import programs
+from .fuzz.generate import MAX_BYTES, MIN_BYTES, Generator, programs
 from .fuzz.known import KNOWN_BUGS, KnownBug, explain
 from .fuzz.model import Fn, FnKind, Instance, InstanceKind, Scope, Type, Var, VarKind
 from .fuzz.node import NodeOracle, Status, node_path
@@ -50,7 +52,10 @@ def oracle():
 
 # -- the oracle on hand-written instrumented programs -----------------------------------------
 
-#: (program, binding 1 changed after a capturing closure was created?)
+#: ``g`` (declaration 0 of the instance whose token is ``__T``) may be read here for the first time: snapshot ``x``.
+FIRST_READ = "__d([[__T, 0, [[1, () => x]]]])"
+
+#: (program, binding 1 changed after a capturing closure was created?); ``__T`` is a scope-instance token.
 ORACLE_CASES = {
     "written after capture": ("let x = 1; const g = __c(() => x, [[1, () => x]], -1); __w(x = 2, [1]);", True),
     "written before capture": ("let x = 1; __w(x = 2, [1]); const g = __c(() => x, [[1, () => x]], -1);", False),
@@ -73,8 +78,24 @@ ORACLE_CASES = {
     "a closure in the for test clause sees the body's write": (
         "for (let x = 0; __g() && (__c(() => x, [[1, () => x]], -1), x < 1); __w(x++, [1])) { __w(x += 5, [1]); }",
         True),
-    "a hoisted declaration sees a later let": (
+    "a declaration nothing reads is created at its scope's entry, before a later let": (
         "{ __r([[1, () => x]]); function g() { return x; } let x = 1; }", True),
+    "a declaration first read after the let is initialized": (
+        f"{{ let x = 1; {FIRST_READ}; function g() {{ return x; }} }}", False),
+    "a declaration first read before the let is initialized": (
+        f"{{ {FIRST_READ}; let x = 1; function g() {{ return x; }} }}", True),
+    "written before the first read": (
+        f"{{ let x = 1; __w(x = 2, [1]); {FIRST_READ}; function g() {{ return x; }} }}", False),
+    "written after the first read": (
+        f"{{ let x = 1; {FIRST_READ}; __w(x = 2, [1]); function g() {{ return x; }} }}", True),
+    "a later read does not hide an initialization after the first": (
+        f"{{ var x; {FIRST_READ}; x = 1; {FIRST_READ}; }}", True),
+    "a closure that refers to the declaration may read it from its creation on": (
+        "{ const h = __c(() => g(), [[2, () => g]], -1, [[__T, 0, [[1, () => x]]]]); let x = 1;"
+        " function g() { return x; } }", True),
+    "each iteration's declaration is created at that iteration's first read": (
+        "for (let i = 0; __g() && i < 3; __w(i++, [2])) { const __t = {}; let x = i;"
+        " __d([[__t, 0, [[1, () => x]]]]); function g() { return x; } }", False),
     "a class element sees a write after the class is defined": (
         "let x = 1; const k = (class { static { __r([[1, () => x]]); } m() { return x; } }); __w(x = 2, [1]);",
         True),
@@ -89,9 +110,18 @@ ORACLE_CASES = {
 @needs_node
 @pytest.mark.parametrize(("code", "changed"), list(ORACLE_CASES.values()), ids=list(ORACLE_CASES))
 def test_oracle_sees_exactly_the_changes_after_capture(oracle, code, changed):
-    run = oracle.run(code)
+    run = oracle.run("const __T = {};\n" + code)
     assert run.status is Status.OK, run.message
     assert (1 in run.changed) is changed, run.changed
+
+
+@needs_node
+def test_oracle_creates_a_declaration_once_per_scope_instance(oracle):
+    """Every read of ``g`` may be its first: only the first one of each instance (iteration) takes a snapshot."""
+    run = oracle.run("for (let i = 0; __g() && i < 2; __w(i++, [2])) { const t = {}; let x = i;"
+                     " __d([[t, 0, [[1, () => x]]]]); __d([[t, 0, [[1, () => x]]]]); function g() { return x; } }")
+    assert run.status is Status.OK, run.message
+    assert run.created == {1: 2} and run.changed == {}
 
 
 @needs_node
@@ -110,6 +140,16 @@ def test_oracle_stops_a_runaway_program_and_keeps_what_it_saw(oracle):
                      "function f() { __tick(); f(); } f();")
     assert run.status in (Status.BUDGET, Status.ERROR)
     assert 1 in run.changed
+
+
+@needs_node
+def test_oracle_spending_the_budget_at_a_closure_does_not_see_its_own_const_change(oracle):
+    """The declarations a closure may read are snapshotted before the closure itself: if they spend the record
+    budget, the final check runs while ``x``, which the closure initializes, is still in its TDZ."""
+    run = oracle.run("const many = Array.from({length: 1001}, () => [5, () => 0]);"
+                     "const x = __c(() => x, [[1, () => x]], 1, [[{}, 0, many]]);")
+    assert run.status is Status.BUDGET
+    assert run.changed == {}
 
 
 #: the activation's token, as the JavaScript print declares it for a function with no rest parameter
@@ -355,6 +395,84 @@ def test_random_programs_get_sound_verdicts(oracle):
     # not vacuous: the oracle saw `value` verdicts exercised, bindings changed after capture, and closures that
     # outlived the instance of a binding they refer to
     assert tally.value_exercised > 0 and tally.changed > 0 and tally.outlived > 0
+
+
+# -- the fuzzer against deliberately broken creation points (DESIGN 2.1.1) ----------------------------
+
+#: how many seeded programs a broken rule gets to be found in (each takes about 40 ms with Node).
+BROKEN_RULE_PROGRAMS = 300
+
+
+def seeded_programs(seed: int, count: int):
+    """Programs from byte strings of a seeded generator (not hypothesis: the run is the same on every machine)."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        yield Generator(bytes(rng.getrandbits(8) for _ in range(rng.randint(MIN_BYTES, MAX_BYTES)))).program()
+
+
+def declarations(activation):
+    return [c for c in activation.children if c.kind is ClosureKind.FUNCTION_DECLARATION]
+
+
+def without_transitive_reads(real):
+    """``creation.declarations_of`` that ignores reads of a declaration from inside another declaration, as if a
+    declaration never read what it refers to: `f` is created at its own first read even when a `g` that calls
+    `f` is called before."""
+
+    def declarations_of(activation):
+        saved = []
+        for declaration in declarations(activation):
+            binding = declaration.binding
+            if binding is None:
+                continue
+            saved.append((binding, binding.references))
+            binding.references = [ref for ref in binding.references
+                                   if (reader := activation.child_containing(ref.closure)) is None
+                                   or reader is declaration or reader.kind is not ClosureKind.FUNCTION_DECLARATION]
+        try:
+            return real(activation)
+        finally:
+            for binding, references in saved:
+                binding.references = references
+
+    return declarations_of
+
+
+def without_fallback(real):
+    """``creation.declarations_of`` with no fallback to the scope's entry: a declaration that nothing refers to
+    (or that a direct ``eval`` or ``with`` may read) is taken to be created where its statement stands."""
+
+    def declarations_of(activation):
+        points = real(activation)
+        return {declaration: created if created.moved
+                else creation.Created((declaration.start,), {declaration.start: (None, None)})
+                for declaration, created in points.items()}
+
+    return declarations_of
+
+
+@needs_node
+@pytest.mark.parametrize(("broken", "seed"), [(without_transitive_reads, 1), (without_fallback, 1)],
+                         ids=["transitive-reads-dropped", "fallback-dropped"])
+def test_the_fuzzer_refutes_a_broken_creation_rule(oracle, monkeypatch, broken, seed):
+    """With the rule broken, a bounded seeded run finds a `value` verdict Node refutes, for a binding the real
+    rule does not call `value` (so the find is the broken rule's, not the open bug ``known.py`` excuses)."""
+    real = creation.declarations_of
+    monkeypatch.setattr(creation, "declarations_of", broken(real))
+    tally = Tally()
+    for program in seeded_programs(seed, BROKEN_RULE_PROGRAMS):
+        outcome = check(program, oracle, tally)
+        refuted = [p for p in [*outcome.problems, *(p for p, _ in outcome.known)] if p.storage == "value"]
+        if not refuted:
+            continue
+        monkeypatch.setattr(creation, "declarations_of", real)
+        truth = analyze_text("fuzz.ts", outcome.source)
+        monkeypatch.setattr(creation, "declarations_of", broken(real))
+        caused = [p for p in refuted if storage_of(truth, p.binding) != "value"]
+        if caused:
+            print(f"\n{broken.__name__}: found after {tally.programs} programs: {caused[0]}")
+            return
+    pytest.fail(f"{broken.__name__}: no refuted `value` in {tally.programs} programs ({tally.line()})")
 
 
 # -- what the fuzzer found -------------------------------------------------------------------------

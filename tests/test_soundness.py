@@ -143,6 +143,20 @@ def test_var_loop_variable_is_written_by_the_update_after_capture():
 
 
 def test_var_initializer_runs_after_a_hoisted_function_captured_it():
+    """``get`` is read (handed out) before ``var v = 1`` runs: a call then sees ``undefined``, a later one 1."""
+    result = storages("""
+        function f(keep: (g: () => number) => void) {
+          keep(get);
+          function get() { return v; }
+          var v = 1;
+          return get;
+        }
+    """)
+    assert result["v"] == "box"
+
+
+def test_var_initializer_before_the_first_read_of_a_function_declaration_is_a_copy():
+    """Design 2.1.1: ``get`` is first read by ``return get``, after ``var v = 1`` ran."""
     result = storages("""
         function f() {
           function get() { return v; }
@@ -150,7 +164,7 @@ def test_var_initializer_runs_after_a_hoisted_function_captured_it():
           return get;
         }
     """)
-    assert result["v"] == "box"
+    assert result["v"] == "value"
 
 
 def test_labelled_continue_does_not_hide_a_loop_write():

@@ -350,8 +350,8 @@ class Binder:
                 continue
             checked.add(binding)
             own = binding.scope.closure
-            if write.closure is not own or own in needed or own.is_module or own.has_syntax_error \
-                    or binding.scope.has_direct_eval:
+            if write.closure is not own or own in needed or own.has_syntax_error or binding.scope.has_direct_eval \
+                    or (own.is_module and binding.scope.instance_loop is None):
                 continue
             if any(ref.closure is not own for ref in binding.references):
                 needed[own] = None
@@ -359,7 +359,8 @@ class Binder:
             return
         control = flow.ControlIndex(self.data)
         for closure in needed:
-            node = flow.closure_node(self.tree.root_node, closure, flow.ACTIVATIONS)
+            root = self.tree.root_node
+            node = root if closure.is_module else flow.closure_node(root, closure, flow.ACTIVATIONS)
             if node is not None:
                 closure.flow = flow.build(self.data, self.tree.language, control, node, closure.kind)
 

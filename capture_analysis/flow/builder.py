@@ -18,6 +18,7 @@ themselves are built in ``constructs``.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field, fields
 from functools import cache
@@ -57,6 +58,7 @@ class Fields:
     label: int
     left: int
     name: int
+    object: int
     operator: int
     parameter: int
     parameters: int
@@ -125,6 +127,8 @@ class FlowBuilder:
         self.claims: list[tuple[int, int, int, int]] = []
         self.frames: list[JumpTargets] = []
         self.exit = -1
+        #: the spans of operations that may throw, in ``try`` blocks (``flow/throws``): placed once claimed.
+        self.throw_spans: list[tuple[int, int]] = []
 
     # -- segments and claims --------------------------------------------------------------------
 
@@ -161,7 +165,15 @@ class FlowBuilder:
             current = self.run(self.sequence([body], current))
         self.edge(current, self.exit)
         self.intervals()
-        return self.graph
+        graph = self.graph
+        for start, end in self.throw_spans:
+            index = max(0, bisect.bisect_right(graph.starts, start) - 1)
+            while index < len(graph.starts) and graph.starts[index] < end:
+                segment = graph.owners[index]
+                if graph.ends[index] > start and end > graph.throws_until.get(segment, -1):
+                    graph.throws_until[segment] = end
+                index += 1
+        return graph
 
     def run(self, root: Build) -> int:
         stack = [root]

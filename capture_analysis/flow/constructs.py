@@ -22,6 +22,7 @@ from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
 from .builder import Build, ControlIndex, FlowBuilder, Jump, JumpTargets, Node, field_ids
+from .throws import throwing_spans
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})
 
@@ -63,6 +64,16 @@ def if_statement(b: FlowBuilder, node: Node, current: int) -> Build:
             b.graph.scope_entries[arm.start_byte] = entry  # ``if (c) function f() {}``: a block of its own
         b.edge((yield arm, entry), join)
     return join
+
+
+def with_statement(b: FlowBuilder, node: Node, current: int) -> Build:
+    """``with (o) body``: the object, then the body, built as any statement (a loop inside runs again)."""
+    b.claim(node, current)
+    current = yield node.child_by_field_id(b.fields.object), current
+    body = node.child_by_field_id(b.fields.body)
+    if body is not None:
+        current = yield body, current
+    return current
 
 
 def labeled(b: FlowBuilder, node: Node, current: int) -> Build:
@@ -153,6 +164,8 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
         b.frames.append(JumpTargets(frozenset(), finally_entry=finally_entry))
     first = len(b.graph.successors)
     end = (yield body, current) if body is not None else current
+    if body is not None:
+        b.throw_spans.extend(throwing_spans(body))
     target = catch_entry if catch_entry is not None else finally_entry
     if target is not None:
         for segment in range(first, len(b.graph.successors)):
@@ -166,6 +179,7 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
         parts = [handler.child_by_field_id(f.parameter), handler.child_by_field_id(f.body)]
         caught = yield from b.sequence([p for p in parts if p is not None], catch_entry)
         if finally_entry is not None:
+            b.throw_spans.extend(throwing_spans(handler))
             for segment in range(first, len(b.graph.successors)):
                 b.edge(segment, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
             b.edge(catch_entry, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
@@ -175,10 +189,18 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     frame = b.frames.pop()
     b.claim(finalizer, finally_entry)
     finished = yield from b.sequence(finalizer.named_children, finally_entry)
-    b.edge(finished, after)
-    b.edge(finished, b.exit)  # an exception the ``try`` did not catch goes on after ``finally``
+    # The ``finally`` goes on as it was entered (design 2.1.2): after the ``try`` statement when its block or
+    # handler ended normally, else with the jump or the exception that ran it; the search tells them apart.
+    normal, abrupt = b.new(), b.new()
+    b.graph.finally_entries.add(finally_entry)
+    b.graph.finally_gates[normal] = True
+    b.graph.finally_gates[abrupt] = False
+    b.edge(finished, normal)
+    b.edge(finished, abrupt)
+    b.edge(normal, after)
+    b.edge(abrupt, b.exit)  # an exception the ``try`` did not catch goes on after ``finally``
     for kind, label, index in frame.pending:
-        b.jump(kind, label, finished, finalizer.start_byte, below=index)
+        b.jump(kind, label, abrupt, finalizer.start_byte, below=index)
     return after
 
 
@@ -324,6 +346,7 @@ STATEMENTS: dict[str, Handler] = {
     "statement_block": block,
     "if_statement": if_statement,
     "labeled_statement": labeled,
+    "with_statement": with_statement,
     "break_statement": jump_statement,
     "continue_statement": jump_statement,
     "return_statement": leaving,
@@ -350,16 +373,13 @@ STRAIGHT_LINE: dict[str, str] = {
     "enum_declaration": "its members' initializers run once, in order, where it stands",
     "module": "a namespace (`module N {}`): its body is an activation of its own, run once where it stands",
     "import_alias": "`import A = N.B`: one read and one binding, where it stands",
-    "import_statement": "only at a module's top level, whose control flow is never built (the binder asks for none)",
+    "import_statement": "only at a module's top level, where its bindings exist before any code runs: no code",
     "empty_statement": "runs nothing",
     "debugger_statement": "runs nothing the program can observe",
     "type_alias_declaration": "type syntax: no code",
     "interface_declaration": "type syntax: no code",
     "function_signature": "an overload's signature: no code",
     "ambient_declaration": "`declare ...`: no code",
-    "with_statement": "a known gap, not a construct yet: its body is claimed whole unless it may hold a conditional "
-                      "expression, so a loop inside gets no back edge; the bindings `with` can see are decided "
-                      "conservatively (BX002), but not those declared inside its body",
 }
 
 EXPRESSIONS: dict[str, Handler] = {

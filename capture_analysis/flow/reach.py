@@ -32,16 +32,18 @@ its ``barriers``.
 
 from __future__ import annotations
 
+import enum
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..model import Binding, FlowGraph, FlowNote, ScopeKind
+from ..model import Binding, FlowEdge, FlowGraph, FlowNote, ScopeKind
 
 
 def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Reached:
     """Everything that can run after any of ``sources`` (offsets of closure creations)."""
     found = Reached(graph)
-    queue: deque[int] = deque()
+    queue: deque[tuple[int, Completion]] = deque()
+    seen: set[tuple[int, Completion]] = set()
     for offset in sources:
         segment = graph.segment_at(offset)
         if segment is None:
@@ -49,15 +51,49 @@ def reach(graph: FlowGraph, sources: list[int], barriers: frozenset[int]) -> Rea
             continue
         if offset < found.partial.get(segment, offset + 1):
             found.partial[segment] = offset
-            queue.append(segment)
+            queue.append((segment, Completion.ANY))
     while queue:
-        segment = queue.popleft()
+        segment, completion = queue.popleft()
+        start = None if segment in found.entered else found.partial.get(segment)
         for target, note in graph.successors[segment]:
-            if target in barriers or target in found.entered:
+            if target in barriers:
                 continue
-            found.entered[target] = (segment, note)
-            queue.append(target)
+            if note is not None and note.kind is FlowEdge.THROW and not graph.may_throw_after(segment, start):
+                continue  # nothing after this point of the ``try`` block may throw
+            going_on = continued(graph, target, note, completion)
+            if going_on is None or (target, going_on) in seen:
+                continue
+            seen.add((target, going_on))
+            if target not in found.entered:
+                found.entered[target] = (segment, note)
+            queue.append((target, going_on))
     return found
+
+
+class Completion(enum.Enum):
+    """How the ``finally`` block a path runs in was entered: it goes on after the block the same way."""
+
+    #: not in a ``finally`` block, or in one entered from where the search cannot tell.
+    ANY = "any"
+    #: from the end of its ``try`` block or ``catch`` clause: it goes on after the ``try`` statement.
+    NORMAL = "normal"
+    #: by a ``return``, ``break``, ``continue`` or an exception: it goes on to that jump's target.
+    ABRUPT = "abrupt"
+
+
+def continued(graph: FlowGraph, target: int, note: FlowNote | None, completion: Completion) -> Completion | None:
+    """The completion a path has on entering ``target`` by an edge with ``note``; ``None`` where the edge leaves
+    a ``finally`` block the other way than it was entered (design 2.1.2)."""
+    normal_gate = graph.finally_gates.get(target)
+    if normal_gate is not None:
+        if completion is not Completion.ANY and normal_gate is (completion is Completion.ABRUPT):
+            return None
+        return Completion.ANY
+    if target in graph.finally_entries:
+        if completion is not Completion.ANY:
+            return Completion.ANY  # a ``finally`` inside another one's block: cannot tell, so both ways
+        return Completion.NORMAL if note is None else Completion.ABRUPT
+    return completion
 
 
 def barriers(binding: Binding, graph: FlowGraph) -> frozenset[int]:

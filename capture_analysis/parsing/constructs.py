@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from .languages import DECLARED_FUNCTIONS
 from .rewriting import Edit, Family, Text, blank, looks_like_types, renamed
 
 _IDENTIFIER = rb"[A-Za-z_$][\w$]*"
@@ -227,6 +228,30 @@ def _read_as_export(text: Text, start: int, end: int) -> bool:
     return leaf is not None and leaf.parent is not None and leaf.parent.type == "export_statement"
 
 
+def _labelled_block_function(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``{ l: function f() {} }`` where a statement starts: JavaScript reads a block holding a labelled function
+    declaration (which sloppy code also copies into a function-level ``var``, Annex B); the grammar reads an
+    object literal with a method named ``l``, and the declaration is lost.  The label is blanked: nothing can
+    break to a label on a function declaration, so the statement means the same without it."""
+    brace = text.leaf(match.start())
+    literal = brace.parent if brace is not None else None
+    if literal is None or literal.type != "object" or literal.start_byte != match.start():
+        return []
+    statement = literal.parent
+    if statement is None or statement.type != "expression_statement" or statement.start_byte != match.start():
+        return []
+    return [blank(text.data, match.start(1), match.end(1))]
+
+
+def _read_as_block(text: Text, start: int, end: int) -> bool:
+    """The braces before the blanked label now hold a block whose function declaration stands where it was."""
+    node = text.leaf(end + len(text.data[end:]) - len(text.data[end:].lstrip()))
+    while node is not None and node.type not in DECLARED_FUNCTIONS:
+        node = node.parent
+    return node is not None and node.parent is not None and node.parent.type == "statement_block" \
+        and not node.has_error
+
+
 #: a contextual keyword used as a name: what may follow it then (never a type, never a member name).
 _AFTER_NAME = rb"(?=[ \t]*(?:[=;,)\]}:.]|\?\.|\+\+|--))"
 _AFTER_MEMBER_NAME = rb"(?=[ \t]*(?:[?!:=;(),.}\]<]|\r?\n|$))"
@@ -295,6 +320,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("export-from-line-break", "`from` on the line after `export { ... }`",
            (re.compile(_word(b"export") + rb"\s*(?:type\s*)?\{[^{}]*\}([ \t]*\r?\n\s*)(?=from\s*[\"'])"),),
            _line_break_made_a_space),
+    Family("labelled-block-function", "a labelled function declaration in a block (`{ l: function f() {} }`)",
+           (re.compile(rb"\{\s*([A-Za-z_$][\w$]*\s*:)(?=\s*(?:async\s+)?function\b)"),), _labelled_block_function,
+           confirm=_read_as_block, silent=True),
     Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
            (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand, in_text=True),
     Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",

@@ -10,7 +10,7 @@ import abc
 import enum
 from dataclasses import dataclass
 
-from .model import JS, TS, Fn, Mode, Var, ids, live_checks, snapshot_pairs
+from .model import JS, TS, Fn, Mode, Var, declaration_groups, first_read_groups, ids, live_checks, snapshot_pairs
 
 
 class Expr(abc.ABC):
@@ -47,10 +47,17 @@ def dress(name: str, wrap: Wrap, mode: Mode) -> str:
 
 @dataclass(eq=False)
 class Read(Expr):
+    """A read of a binding.  In the JavaScript print, a read of a function declaration's name first tells the oracle
+    that the declaration, and those it refers to, may be read (so created) here: ``(__d([...]), f)``."""
+
     var: Var
     wrap: Wrap = Wrap.NONE
 
     def render(self, mode: Mode) -> str:
+        if mode is JS:
+            groups = first_read_groups(self.var)
+            if groups is not None:
+                return f"(__d({groups}), {self.var.name})"
         return dress(self.var.name, self.wrap, mode)
 
 
@@ -116,10 +123,17 @@ class ArrayLit(Expr):
 
 @dataclass(eq=False)
 class ObjectLit(Expr):
+    """``({a: e, ...})``; a property whose key is the name it reads is printed as a shorthand, ``({f3})``, in the
+    TypeScript print (the JavaScript print spells it ``f3: f3``, to hook the read)."""
+
     props: list[tuple[str, Expr]]
 
     def render(self, mode: Mode) -> str:
-        return "({" + ", ".join(f"{k}: {v.render(mode)}" for k, v in self.props) + "})"
+        parts = []
+        for key, value in self.props:
+            shorthand = isinstance(value, Read) and value.var.name == key and value.wrap is Wrap.NONE
+            parts.append(key if shorthand and mode is TS else f"{key}: {value.render(mode)}")
+        return "({" + ", ".join(parts) + "})"
 
 
 @dataclass(eq=False)
@@ -140,8 +154,14 @@ class ClassLit(Expr):
 
         parts = []
         captured = [v for fn in self.elements for v in fn.captures]
+        reads = [d for fn in self.elements for d in fn.reads]
+        hooks = []
         if mode is JS and captured:
-            parts.append(f"static {{ __r({snapshot_pairs(captured)}); }}")
+            hooks.append(f"__r({snapshot_pairs(captured)});")
+        if mode is JS and any(d.captures for d in reads):
+            hooks.append(f"__d({declaration_groups(reads)});")  # the elements may read these declarations
+        if hooks:
+            parts.append(f"static {{ {' '.join(hooks)} }}")
         parts.extend(render_element(fn, mode) for fn in self.elements)
         if self.name is not None:
             return f"class {self.name.name} {{ " + " ".join(parts) + " }"
@@ -165,7 +185,8 @@ class New(Expr):
 
 @dataclass(eq=False)
 class Closure(Expr):
-    """A function or arrow expression: created where it stands."""
+    """A function or arrow expression: created where it stands.  From then on it may read the function declarations
+    it refers to (and those they refer to), so their first possible read is here too (DESIGN 2.1.1)."""
 
     fn: Fn
 
@@ -176,7 +197,8 @@ class Closure(Expr):
         if mode is JS and self.fn.captures:
             # back-patch: a closure that is the initializer of its own ``const``/``let`` holds itself
             own = self.fn.initializes.index if self.fn.initializes is not None else -1
-            return f"__c({text}, {snapshot_pairs(self.fn.captures)}, {own})"
+            reads = f", {declaration_groups(self.fn.reads)}" if any(d.captures for d in self.fn.reads) else ""
+            return f"__c({text}, {snapshot_pairs(self.fn.captures)}, {own}{reads})"
         return text
 
 
@@ -244,6 +266,11 @@ class Assign(Expr):
 
     def render(self, mode: Mode, bare: bool = False) -> str:
         text = f"{self.target.render(mode)} {self.op} {self.value.render(mode)}"
+        if mode is JS and self.op != "=" and isinstance(self.target, NameTarget):
+            # ``f ??= e`` reads ``f`` first: a read of a function declaration (``Read``)
+            groups = first_read_groups(self.target.var)
+            if groups is not None:
+                return f"__w((__d({groups}), {text}), {ids(self.target.vars())})"
         if isinstance(self.target, ObjectTarget) or not bare:
             text = f"({text})"
         return f"__w({text}, {ids(self.target.vars())})" if mode is JS else text

@@ -17,8 +17,11 @@ The generator is split by concept: this module holds the choices, the
 bindings, the expressions and the writes; ``generate_statements.py`` the
 statements (blocks, loops, labels and jumps, ``switch``, ``try``);
 ``generate_idioms.py`` the idioms that put a write and a closure on different
-paths, or a closure of one iteration in the next; ``generate_functions.py``
-functions, parameters, patterns and classes.
+paths, or a closure of one iteration in the next; ``generate_declarations.py``
+function declarations read before and after what they capture is initialized
+or written; ``generate_functions.py`` functions, parameters, patterns and
+classes.  ``declarations.py`` then works out where each function declaration
+may first be read, for the JavaScript print.
 
 Termination: loops have constant bounds and counters that ``continue`` cannot
 skip; a body or a closure may still write a loop counter, so the JavaScript
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from .declarations import plan_declarations
 from .expressions import (
     ArrayLit,
     ArrayTarget,
@@ -49,6 +53,7 @@ from .expressions import (
     Update,
     Wrap,
 )
+from .generate_declarations import DeclarationsMixin
 from .generate_functions import FunctionsMixin, Pending
 from .generate_idioms import IdiomsMixin
 from .generate_statements import JumpTarget, StatementsMixin
@@ -66,7 +71,7 @@ MIN_BYTES = 256
 MAX_BYTES = 4096
 
 
-class Generator(StatementsMixin, IdiomsMixin, FunctionsMixin):
+class Generator(StatementsMixin, IdiomsMixin, DeclarationsMixin, FunctionsMixin):
     """Reads every choice from a byte string: one byte a choice, zero (and the end) meaning the simplest.
 
     Drawing each choice from hypothesis costs about 0.3 ms; a program makes
@@ -94,6 +99,10 @@ class Generator(StatementsMixin, IdiomsMixin, FunctionsMixin):
         self.swap_next_block = False
         #: the function binding that the next ``callback_swap`` stores into (``callback_loop``).
         self.swap_holder: Var | None = None
+        #: the next block begins with ``first_read`` (set for the first block of a ``first_read_loop`` body).
+        self.first_read_next_block = False
+        #: the function declarations made by ``first_read`` and what is pending of them (their bodies).
+        self.pending_of: dict[Var, Pending] = {}
 
     # -- choices (0 is the simplest, which is where shrinking goes) ----------------------
 
@@ -314,6 +323,7 @@ class Generator(StatementsMixin, IdiomsMixin, FunctionsMixin):
         for fn in functions:
             for _ in range(self.int(1, 2)):
                 calls.append((fn, [Lit(str(self.int(0, 5))) for _ in range(self.int(0, 2))]))
+        plan_declarations(self.fns)
         for fn in self.fns:
             fn.plan_checks()
         return Program(functions, calls, self.int(0, 1000), self.vars)

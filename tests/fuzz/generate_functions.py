@@ -28,10 +28,11 @@ from .expressions import (
     ObjectLit,
     ObjectTarget,
     Param,
+    Read,
     Target,
 )
 from .model import STATIC_ELEMENTS, Fn, FnKind, Instance, InstanceKind, Scope, Type, Var, VarKind
-from .statements import JUMPS, Declarator, ExprStmt
+from .statements import JUMPS, Block, Declarator, ExprStmt, Guarded, If
 
 if TYPE_CHECKING:
     from .generate import Generator
@@ -49,6 +50,11 @@ class Pending:
     expression_body: bool
     #: bindings its body must refer to.
     focus: list[Var] = field(default_factory=list)
+    #: the body may refer to ``focus`` by writing it (else it reads or calls it).
+    focus_writes: bool = True
+    #: function declarations its body calls, under a guard on a parameter of its own, ``if (p !== 1) try { f(1) }
+    #: catch {}``, so that declarations calling each other end (``generate_declarations.py``).
+    calls: list[Var] = field(default_factory=list)
 
 
 class FunctionsMixin:
@@ -168,9 +174,9 @@ class FunctionsMixin:
             var = self.new_var("r", VarKind.PARAM, Type.NUM, scope, fn)
             fn.params.append(Param(NameTarget(var), rest=True))
 
-    def focus_expr(self: Generator, var: Var, scope: Scope) -> Expr:
+    def focus_expr(self: Generator, var: Var, scope: Scope, writes: bool = True) -> Expr:
         """A reference to ``var``: a read, a call, or a write (which makes it written after capture)."""
-        if var.writable and self.chance(35):
+        if writes and var.writable and self.chance(35):
             return self.write_of(var, scope, 1)
         if var.type is Type.FN:
             return Call(self.read(var), [], optional=True)
@@ -179,7 +185,7 @@ class FunctionsMixin:
         return self.read(var)
 
     def function(self: Generator, fn: Fn, outer: Scope, expression_body: bool, budget: int,
-                 focus: list[Var] | None = None) -> None:
+                 focus: list[Var] | None = None, focus_writes: bool = True, calls: list[Var] | None = None) -> None:
         """Generate ``fn``'s parameters and body, then, recursively, the closures it creates."""
         saved = (self.fn, self.var_scope, self.pending, self.jumps, self.in_params)
         self.fn, self.pending, self.jumps = fn, [], []
@@ -190,6 +196,12 @@ class FunctionsMixin:
             outer = name_scope
         fn.activation = Instance(self.fresh("__a"), InstanceKind.ACTIVATION)
         param_scope = Scope(outer, instance=fn.activation)
+        guard = None
+        if calls:
+            # first, so that every call passes it; random code never names it, so never writes it
+            guard = self.new_var("p", VarKind.PARAM, Type.NUM, param_scope, fn)
+            guard.private = True
+            fn.params.append(Param(NameTarget(guard)))
         if fn.kind in (FnKind.DECLARATION, FnKind.ARROW, FnKind.EXPRESSION, FnKind.METHOD):
             self.in_params = True
             self.params(fn, param_scope)
@@ -210,8 +222,13 @@ class FunctionsMixin:
             reached = next((i for i, stmt in enumerate(stmts) if isinstance(stmt, JUMPS)), len(stmts))
             for var in focus or []:
                 # before the first jump: the reference must run when the closure is called
-                stmts.insert(self.int(0, reached), ExprStmt(self.focus_expr(var, body_scope)))
+                stmts.insert(self.int(0, reached), ExprStmt(self.focus_expr(var, body_scope, focus_writes)))
+            for var in calls or []:
+                assert guard is not None
+                call = Guarded(Block([ExprStmt(Call(self.read(var), [Lit("1")]))]))
+                stmts.insert(self.int(0, reached), If(Binary(Read(guard), "!==", Lit("1")), call))
         for pending in self.pending:
-            self.function(pending.fn, pending.scope, pending.expression_body, max(1, budget - 2), pending.focus)
+            self.function(pending.fn, pending.scope, pending.expression_body, max(1, budget - 2), pending.focus,
+                          pending.focus_writes, pending.calls)
         self.fn, self.var_scope, self.pending, self.jumps, self.in_params = saved
 

@@ -75,6 +75,7 @@ class StatementsMixin:
                 fn.is_async = self.chance(10)
                 fn.is_generator = not fn.is_async and self.chance(10)
                 fn.name = self.new_var("f", VarKind.FUNCTION, Type.FN, scope, self.fn)
+                fn.in_block = function_body is None
                 self.pending.append(Pending(fn, scope, False))
                 hoisted.append(fn)
         stmts: list[Stmt] = []
@@ -82,6 +83,9 @@ class StatementsMixin:
             # the first block inside a loop body (the body itself, or a block of the statement that is the body)
             self.swap_next_block = False
             stmts.extend(self.callback_swap(scope, declare=True))
+        if self.first_read_next_block and function_body is None:
+            self.first_read_next_block = False
+            stmts.extend(self.first_read(scope, budget))
         for _ in range(self.int(0, max(0, min(budget, 6)))):
             new = self.statement(scope, budget - 1)
             stmts.extend(new)
@@ -105,7 +109,7 @@ class StatementsMixin:
         return self.num(scope, 1)
 
     def statement(self: Generator, scope: Scope, budget: int) -> list[Stmt]:
-        choice = self.int(0, 18) if budget > 0 else self.int(0, 4)
+        choice = self.int(0, 19) if budget > 0 else self.int(0, 4)
         if choice in (0, 11):
             return [self.declaration(scope)]
         if choice == 1:
@@ -154,6 +158,10 @@ class StatementsMixin:
             return [self.class_declaration(scope)] if self.chance(50) else self.callback_loop(scope, budget)
         if choice == 18:
             return [ExprStmt(Cond(self.condition(scope), self.num(scope, 2), self.num(scope, 2)))]
+        if choice == 19:
+            found = self.first_read_loop(scope, budget) if self.chance(25) else self.first_read(scope, budget)
+            if found:
+                return found
         return [self.declaration(scope)] if self.chance(50) else [ExprStmt(self.num(scope, 1))]
 
     def single_statement(self: Generator, scope: Scope, budget: int, with_block: bool = False) -> Stmt:
@@ -253,7 +261,7 @@ class StatementsMixin:
         else:
             body = BlockStmt(self.block(head, budget - 1, scope=body_scope))
         self.jumps.pop()
-        self.swap_next_block = False
+        self.swap_next_block = self.first_read_next_block = False
         return body
 
     def for_classic(self: Generator, scope: Scope, budget: int, label: str | None = None) -> ForClassic:

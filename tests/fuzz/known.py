@@ -8,7 +8,9 @@ keeps looking for other bugs.  Anything no entry explains fails the run.
 When the analyzer is fixed, the regression's header says ``// fixed: NAME``
 and the entry goes: a fixed bug is never excused again.
 
-No bug is open.  The bugs fixed so far have no entry; their predicates are
+None is open now.
+
+The bugs fixed so far have no entry; their predicates are
 in the history of this file: ``write-after-operand-closure`` (a write placed
 at its target, before the right-hand side that created the capturing closure;
 fixed by "Soundness fix: a write takes effect after its assigned value is
@@ -21,7 +23,10 @@ per-iteration instances), ``closure-carried-by-for-head-copy`` (a
 ``for (let i = 0, g; ...)`` head copy carrying one iteration's closure into
 the next: ``Loop.copies_head``) and ``logical-assignment-value-is-the-old-value``
 (the value of ``x ??= e`` is ``x``'s old closure: the escape graph follows
-``x`` out of it).
+``x`` out of it) and ``first-read-in-text-order`` (a function declaration
+taken to be created at its textually first reference, which an ``if`` arm,
+an early exit or a pattern's source may overtake: ``creation.Created.points``,
+every possible read is a possible creation point).
 """
 
 from __future__ import annotations

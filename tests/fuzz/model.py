@@ -109,6 +109,9 @@ class Var:
     #: only the idiom that declared it uses it (``callback_loop``): random code never names it, so it does not
     #: escape by chance.
     private: bool = False
+    #: the function declaration this binding names (not at module level): a read of it may create that function
+    #: (DESIGN 2.1.1), so the JavaScript print snapshots what it captures there (``first_read_groups``).
+    declaration: Fn | None = None
 
     @property
     def writable(self) -> bool:
@@ -169,6 +172,14 @@ class Fn:
     refers: list[Var] = field(default_factory=list)
     #: what it checks on entry and on each resumption: the instances of ``refers`` it can see, with their bindings.
     checks: list[tuple[Instance, list[Var]]] = field(default_factory=list)
+    #: a function declaration in a block or a ``switch``, not in its function's body: its statement counts as a
+    #: read of it (DESIGN 2.1.1 as ``creation.py`` reads it).
+    in_block: bool = False
+    #: the function declarations of ``parent``'s activation that may be read once this function exists (a closure)
+    #: or is read (a declaration): those it refers to, and those they refer to, transitively (``declarations.py``).
+    reads: list[Fn] = field(default_factory=list)
+    #: a declaration in its function's body that nothing may read: created when its scope is entered (the fallback).
+    at_entry: bool = False
 
     def capture(self, var: Var) -> None:
         if var not in self.captures:
@@ -206,6 +217,26 @@ def ids(vars_: list[Var]) -> str:
 def snapshot_pairs(vars_: list[Var]) -> str:
     """``[[k, () => x], ...]``: the binding ids and getters the oracle snapshots at a closure's creation."""
     return "[" + ", ".join(f"[{v.index}, () => {v.name}]" for v in vars_) + "]"
+
+
+def declaration_groups(fns: list[Fn]) -> str:
+    """``[[token, d, [[k, () => x], ...]], ...]``: for each function declaration ``d`` that may be read here for the
+    first time in its scope instance (``token``), what it captures; the oracle snapshots each once per instance."""
+    groups = []
+    for fn in fns:
+        if fn.captures:
+            assert fn.name is not None and fn.name.instance is not None
+            groups.append(f"[{fn.name.instance.name}, {fn.name.index}, {snapshot_pairs(fn.captures)}]")
+    return "[" + ", ".join(groups) + "]"
+
+
+def first_read_groups(var: Var) -> str | None:
+    """What a read of ``var`` may create, if it names a function declaration: the declaration and those it reads."""
+    declaration = var.declaration
+    if declaration is None:
+        return None
+    fns = [declaration, *declaration.reads]
+    return declaration_groups(fns) if any(fn.captures for fn in fns) else None
 
 
 def live_checks(fn: Fn) -> str:

@@ -13,11 +13,22 @@
 // {binding: live checks}, "outlived": {binding: "activation"|"iteration"}}.
 //
 // The hooks the instrumented program calls (program.py prints them):
-//   __c(fn, [[k, () => x], ...], own)  a closure literal was created: snapshot
+//   __c(fn, [[k, () => x], ...], own, groups)
+//                                      a closure literal was created: snapshot
 //                                      each captured binding k through its getter;
-//                                      binding `own` (its own const/let) holds fn itself
-//   __r([[k, () => x], ...])           a block was entered: snapshot what its
-//                                      hoisted function declarations capture
+//                                      binding `own` (its own const/let) holds fn itself;
+//                                      `groups` as for __d (the declarations it may read)
+//   __r([[k, () => x], ...])           snapshot these bindings now: a block was entered
+//                                      and its function declarations that nothing reads
+//                                      are taken to be created there, or a class's
+//                                      elements were created
+//   __d([[token, d, [[k, () => x], ...]], ...])
+//                                      function declaration d of the scope instance
+//                                      `token` may be read here: if it is the first such
+//                                      event of d in that instance, d is created now
+//                                      (DESIGN 2.1.1): snapshot what it captures;
+//                                      a later event of the same d and instance is
+//                                      not a new snapshot (the first one counts)
 //   __w(value)                         a write happened: check, return the value
 //   __chk()                            check every snapshot against the live binding
 //   __tick()                           function entry: budget, then check
@@ -61,6 +72,7 @@ function describe(value, uninitialized) {
 function runProgram(code) {
   const UNINITIALIZED = Symbol("uninitialized");
   const records = new Map(); // binding -> its snapshots
+  const createdIn = new WeakMap(); // scope-instance token -> the function declarations of it already created
   let recordCount = 0;
   const created = Object.create(null);
   const changed = Object.create(null);
@@ -93,6 +105,17 @@ function runProgram(code) {
       records.get(k).push({ getter, value });
       created[k] = (created[k] || 0) + 1;
       if (value === UNINITIALIZED) early[k] = true;
+    }
+  };
+  // The first possible read of a function declaration in its instance creates it: only the first counts.
+  const firstRead = (groups) => {
+    if (frozen) return;
+    for (const [token, d, pairs] of groups) {
+      let done = createdIn.get(token);
+      if (done === undefined) createdIn.set(token, (done = new Set()));
+      if (done.has(d)) continue;
+      snapshot(pairs, undefined, -1);
+      done.add(d);
     }
   };
   // A write of binding k: compare each snapshot of k with the live binding it was taken from.
@@ -154,11 +177,15 @@ function runProgram(code) {
     }
   };
   const context = vm.createContext({
-    __c: (fn, pairs, own) => {
+    __c: (fn, pairs, own, groups) => {
+      // the declarations first: if that spends the budget, the final check must not find `own` still in its
+      // TDZ (it is bound once this returns) with a snapshot holding fn
+      if (groups !== undefined) firstRead(groups);
       snapshot(pairs, fn, own);
       return fn;
     },
     __r: (pairs) => snapshot(pairs, undefined, -1),
+    __d: firstRead,
     __w: (value, ks) => {
       check(ks);
       return value;

@@ -32,7 +32,7 @@ from capture_analysis.analyze import analyze_text
 from capture_analysis.model import BindingKind, Storage
 
 from .known import explain
-from .model import JS, TS
+from .model import JS, TS, FnKind
 from .node import NodeOracle, Run, Status
 from .program import Program
 
@@ -60,6 +60,9 @@ class Tally:
     value: int = 0
     #: `value` bindings with a capturing closure created at run time: the verdicts the oracle tested.
     value_exercised: int = 0
+    #: `value` bindings that a function declaration captures (DESIGN 2.1.1), and how many of those were exercised.
+    value_declared: int = 0
+    value_declared_exercised: int = 0
     #: bindings changed after capture (all are non-`value` unless a problem was found).
     changed: int = 0
     stack: int = 0
@@ -85,7 +88,9 @@ class Tally:
         return (f"{self.programs} programs ({dict(self.statuses)}), {self.bindings} bindings, "
                 f"{self.captured} captured, {self.exercised} with a capturing closure created at run time, "
                 f"{self.changed} changed after capture; {self.value} `value` verdicts, "
-                f"{self.value_exercised} of them exercised; {self.outlived} outlived by a closure; "
+                f"{self.value_exercised} of them exercised ({self.value_declared} captured by a function "
+                f"declaration, {self.value_declared_exercised} of those exercised); "
+                f"{self.outlived} outlived by a closure; "
                 f"{self.stack} `stack` verdicts, {self.stack_exercised} of them exercised; "
                 f"storages {dict(sorted(self.storages.items()))}; known open bugs met: {dict(self.known) or 'none'}")
 
@@ -118,10 +123,10 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
             names = ", ".join(c.name.name if c.name else c.kind.value for c in var.capturers)
             problems.append(Problem(var.name, storage.value, f"closures refer to it ({names})"))
         change = run.changed.get(var.index)
-        if change is None and var.index in run.early and storage is Storage.VALUE:
-            problems.append(Problem(var.name, storage.value, "a closure that captures it was created while it "
-                                                             "was uninitialized (its TDZ), and it never changed"))
         found: Problem | None = None
+        if change is None and var.index in run.early and storage is Storage.VALUE:
+            found = Problem(var.name, storage.value, "a closure that captures it was created while it "
+                                                     "was uninitialized (its TDZ), and it never changed")
         if change is not None and storage is Storage.VALUE:
             found = Problem(var.name, storage.value, f"it changed from {change.before} to {change.after} "
                                                      "after a closure that captures it was created")
@@ -148,6 +153,9 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
             if storage is Storage.VALUE:
                 tally.value += 1
                 tally.value_exercised += created
+                if any(c.kind is FnKind.DECLARATION for c in var.capturers):
+                    tally.value_declared += 1
+                    tally.value_declared_exercised += created
             if storage is Storage.STACK:
                 tally.stack += 1
                 tally.stack_exercised += run.checked.get(var.index, 0) > 0

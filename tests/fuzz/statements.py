@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .expressions import Assign, ClassLit, Expr, Target, Update
 from .functions import render_function
-from .model import JS, TS, Fn, Instance, Mode, Var, ids, inline, snapshot_pairs
+from .model import JS, TS, Fn, Instance, Mode, Var, first_read_groups, ids, inline, snapshot_pairs
 
 
 class Stmt(abc.ABC):
@@ -35,8 +35,9 @@ class Block:
         lines = []
         if mode is JS:
             for fn in self.hoisted():
-                if fn.captures:
-                    # function declarations are created when the block is entered
+                if fn.captures and fn.at_entry:
+                    # a function declaration nothing may read is taken to be created when its scope is entered
+                    # (the others, where they may first be read: ``Read``, ``Closure``, ``FnDecl``)
                     lines.append(f"{inner}__r({snapshot_pairs(fn.captures)});")
             lines.extend(inner + line for line in prologue or [])
         for stmt in self.stmts:
@@ -103,10 +104,19 @@ class Guarded(Stmt):
 
 @dataclass(eq=False)
 class FnDecl(Stmt):
+    """A function declaration.  One in a block (or a ``switch``) is taken to be read where its statement stands
+    (DESIGN 2.1.1 as ``creation.py`` reads it: sloppy code copies it to a ``var`` there), so the JavaScript print
+    tells the oracle there too."""
+
     fn: Fn
 
     def render(self, mode: Mode, indent: str) -> str:
-        return indent + render_function(self.fn, mode, indent)
+        text = indent + render_function(self.fn, mode, indent)
+        if mode is JS and self.fn.in_block and self.fn.name is not None:
+            groups = first_read_groups(self.fn.name)
+            if groups is not None:
+                text = f"{indent}__d({groups});\n{text}"
+        return text
 
 
 @dataclass(eq=False)
