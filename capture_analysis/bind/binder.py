@@ -48,9 +48,10 @@ from ..model import (
     UseKind,
 )
 from ..parsing import SyntaxProblem
+from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
-from .syntax import decode_identifier_escapes, escaping, field_ids, unwrap
+from .syntax import decode_identifier_escapes, escaping, unwrap
 
 Node = tree_sitter.Node
 Handler: TypeAlias = "Callable[[Binder, Node, Scope, Use], None]"

@@ -7,8 +7,6 @@ the escaping ones carry their reason, made once per distinct reason.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from dataclasses import fields as dataclass_fields
 from functools import cache
 
 import tree_sitter
@@ -95,61 +93,3 @@ PROTOTYPE_USE = escaping("its `prototype` read, whose `constructor` is itself")
 PATTERN_USE = escaping("destructured by an object pattern, which may read its `prototype`")
 #: the operand of ``await`` (the value escapes; a call there is ``AWAITED_CALLEE_USE``).
 AWAITED_USE = escaping("awaited")
-
-
-@dataclass(frozen=True, slots=True)
-class Fields:
-    """The ids of the fields the handlers read, in one grammar."""
-
-    alias: int
-    alternative: int
-    argument: int
-    arguments: int
-    body: int
-    condition: int
-    consequence: int
-    constructor: int
-    finalizer: int
-    function: int
-    handler: int
-    increment: int
-    index: int
-    initializer: int
-    key: int
-    kind: int
-    label: int
-    left: int
-    name: int
-    object: int
-    operator: int
-    parameter: int
-    parameters: int
-    pattern: int
-    property: int
-    right: int
-    source: int
-    value: int
-
-
-#: the fields the handlers read.
-FIELDS = tuple(f.name for f in dataclass_fields(Fields))
-
-
-@cache
-def field_ids(language: tree_sitter.Language) -> Fields:
-    """The ids of ``FIELDS`` in ``language``: they differ between the TypeScript and TSX grammars.
-
-    ``child_by_field_id`` costs half of ``child_by_field_name``, which compares the name with
-    the grammar's field names on every call, and the handlers make hundreds of thousands of them.
-    """
-    ids: dict[str, int] = {}
-    missing = []
-    for name in FIELDS:
-        field_id = language.field_id_for_name(name)
-        if field_id is None:
-            missing.append(name)
-        else:
-            ids[name] = field_id
-    if missing:
-        raise ValueError(f"the grammar has no field named {', '.join(sorted(missing))}")
-    return Fields(**ids)

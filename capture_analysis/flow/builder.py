@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field, fields
-from functools import cache
+from dataclasses import dataclass, field
 from typing import Literal
 
 import tree_sitter
@@ -29,6 +28,7 @@ import tree_sitter
 from ..model import Closure, ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
+from ..parsing.fields import Fields
 
 Node = tree_sitter.Node
 
@@ -40,41 +40,6 @@ Jump = Literal["break", "continue", "return"]
 
 #: nodes whose inside is not this activation's code, or has no control flow of its own to follow.
 OPAQUE = FUNCTION_NODES | {"class", "class_declaration", "abstract_class_declaration"}
-
-
-@dataclass(frozen=True, slots=True)
-class Fields:
-    """The ids of the fields the constructs read: ``child_by_field_id`` costs half of ``child_by_field_name``,
-    and the ids differ between the TypeScript and TSX grammars."""
-
-    alternative: int
-    body: int
-    condition: int
-    consequence: int
-    finalizer: int
-    handler: int
-    increment: int
-    initializer: int
-    label: int
-    left: int
-    name: int
-    object: int
-    operator: int
-    parameter: int
-    parameters: int
-    right: int
-    value: int
-
-
-@cache
-def field_ids(language: tree_sitter.Language) -> Fields:
-    ids: dict[str, int] = {}
-    for name in (f.name for f in fields(Fields)):
-        field_id = language.field_id_for_name(name)
-        if field_id is None:
-            raise ValueError(f"the grammar has no field named {name}")
-        ids[name] = field_id
-    return Fields(**ids)
 
 
 class ControlIndex:

@@ -21,7 +21,8 @@ import tree_sitter
 from ..model import ClosureKind, FlowEdge, FlowGraph
 from ..model import FlowNote as Note
 from ..parsing import FUNCTION_NODES
-from .builder import Build, ControlIndex, FlowBuilder, Jump, JumpTargets, Node, field_ids
+from ..parsing.fields import field_ids
+from .builder import Build, ControlIndex, FlowBuilder, Jump, JumpTargets, Node
 from .throws import throwing_spans
 
 LOOPS = frozenset({"for_statement", "for_in_statement", "while_statement", "do_statement"})

@@ -4,7 +4,8 @@
 wrong and how to rewrite it, ``repair`` is the one entry point
 (``parse_source``, and ``parse`` for the tree alone), ``problems`` says what
 is left and where, and ``parsed_file`` is what a parse gives the later
-phases: the file, its tree and the questions they ask it.
+phases: the file, its tree and the questions they ask it; ``fields`` holds
+the grammars' field ids that the binder and the control-flow builder read.
 """
 
 from .languages import (
