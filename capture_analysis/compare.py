@@ -124,8 +124,11 @@ def compare(analyses: dict[str, FileAnalysis], names: tuple[str, ...]) -> Compar
         hook = analysis.policy.unmodelled
         unmodelled = hook(analysis.model, analysis.file) if hook is not None else {}
         columns.append({report.closure: counts_of(report, unmodelled) for report in analysis.functions})
-    closures = list(columns[0])
-    rows = tuple(Row(closure, tuple(column[closure] for column in columns)) for closure in closures)
+    # every policy reports every function but the module, which ``optimal`` reports only for a top-level loop's
+    # per-iteration sites: a policy without its report allocates nothing there
+    closures = sorted({closure for column in columns for closure in column}, key=lambda c: c.index)
+    nothing = Counts(0, 0)
+    rows = tuple(Row(closure, tuple(column.get(closure, nothing) for column in columns)) for closure in closures)
     return Comparison(names, rows)
 
 

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from capture_analysis.compare import analyze_compared, parse_policies
+from capture_analysis.policies import POLICIES
+from capture_analysis.source import SourceFile
+
 from .conftest import analyze, needs_node, node_got
 
 LOOPS = {
@@ -56,3 +60,10 @@ def test_the_module_reports_its_per_iteration_sites():
     assert (module.per_call, module.per_iteration) == (0, 1)
     assert [site.multiplicity for site in module.sites] == ["per-iteration"]
 
+
+
+def test_compare_counts_the_modules_per_iteration_sites_under_optimal_alone():
+    analysis = analyze_compared(SourceFile("script.ts", program(LOOPS["for-let"])), POLICIES["optimal"],
+                                parse_policies("legacy,optimal,v8"))
+    (row,) = [row for row in analysis.comparison.rows if row.closure.is_module]
+    assert [(c.per_call, c.per_iteration) for c in row.counts] == [(0, 0), (0, 1), (0, 0)]
