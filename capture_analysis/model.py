@@ -65,6 +65,8 @@ class BindingKind(enum.Enum):
     CLASS_NAME = "class-name"
 
 
+#: bindings with a temporal dead zone: uninitialized, and throwing when used, until their declaration runs.
+LEXICAL = frozenset({BindingKind.LET, BindingKind.CONST, BindingKind.CLASS, BindingKind.USING})
 #: bindings that an assignment never changes: it throws, or (a function expression's own name) is ignored.
 UNASSIGNABLE = frozenset({BindingKind.CONST, BindingKind.USING, BindingKind.IMPORT, BindingKind.CLASS_NAME,
                           BindingKind.FUNCTION_NAME})

@@ -34,7 +34,9 @@ import tree_sitter
 
 from .. import flow
 from ..model import (
+    LEXICAL,
     SAFE_USE,
+    UNASSIGNABLE,
     Binding,
     BindingKind,
     Closure,
@@ -359,11 +361,27 @@ class Binder:
         if not needed:
             return
         control = flow.ControlIndex(self.data)
+        throwing = self.throwing_names()
         for closure in needed:
             root = self.tree.root_node
             node = root if closure.is_module else flow.closure_node(root, closure, flow.ACTIVATIONS)
             if node is not None:
-                closure.flow = flow.build(self.data, self.tree.language, control, node, closure.kind)
+                closure.flow = flow.build(self.data, self.tree.language, control, node, closure.kind, throwing)
+
+    def throwing_names(self) -> frozenset[int]:
+        """Where a name is assigned that the assignment may throw for (design 2.1.2): one that no assignment
+        changes (a ``const``, an import: a TypeError), one that may be in its TDZ there (a ReferenceError), or
+        one the file does not declare (strict code: a ReferenceError)."""
+        found: set[int] = set()
+        for ref in self.references:
+            if not ref.is_write or ref.is_declaration_write:
+                continue
+            binding = ref.binding
+            if binding is None or binding.kind in UNASSIGNABLE or (
+                    binding.kind in LEXICAL and (ref.start < binding.init_offset or binding.scope.case_ends is not None
+                                                 or ref.closure is not binding.closure)):
+                found.add(ref.start)
+        return frozenset(found)
 
     def mark_dynamic_scopes(self) -> None:
         """Direct ``eval`` and ``with`` can read and write every visible binding."""

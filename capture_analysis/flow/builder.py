@@ -94,6 +94,8 @@ class FlowBuilder:
         self.exit = -1
         #: the spans of operations that may throw, in ``try`` blocks (``flow/throws``): placed once claimed.
         self.throw_spans: list[tuple[int, int]] = []
+        #: where a name is assigned that the assignment may throw for (a ``const``, a name in its TDZ).
+        self.throwing_names: frozenset[int] = frozenset()
 
     # -- segments and claims --------------------------------------------------------------------
 

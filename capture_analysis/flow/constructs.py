@@ -166,7 +166,7 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
     first = len(b.graph.successors)
     end = (yield body, current) if body is not None else current
     if body is not None:
-        b.throw_spans.extend(throwing_spans(body))
+        b.throw_spans.extend(throwing_spans(body, b.throwing_names))
     target = catch_entry if catch_entry is not None else finally_entry
     if target is not None:
         for segment in range(first, len(b.graph.successors)):
@@ -180,7 +180,7 @@ def try_statement(b: FlowBuilder, node: Node, current: int) -> Build:
         parts = [handler.child_by_field_id(f.parameter), handler.child_by_field_id(f.body)]
         caught = yield from b.sequence([p for p in parts if p is not None], catch_entry)
         if finally_entry is not None:
-            b.throw_spans.extend(throwing_spans(handler))
+            b.throw_spans.extend(throwing_spans(handler, b.throwing_names))
             for segment in range(first, len(b.graph.successors)):
                 b.edge(segment, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
             b.edge(catch_entry, finally_entry, Note(FlowEdge.THROW, handler.start_byte))
@@ -398,10 +398,12 @@ ACTIVATIONS = FUNCTION_NODES | {"class_static_block", "internal_module", "module
 
 
 def build(data: bytes, language: tree_sitter.Language, control: ControlIndex, node: Node,
-          kind: ClosureKind) -> FlowGraph:
-    """The graph of ``node``'s activation: parameters then body; a field initializer's value; a block's statements."""
+          kind: ClosureKind, throwing_names: frozenset[int] = frozenset()) -> FlowGraph:
+    """The graph of ``node``'s activation: parameters then body; a field initializer's value; a block's statements.
+    ``throwing_names``: where a name is assigned that the assignment may throw for (``flow/throws``)."""
     fields = field_ids(language)
     builder = FlowBuilder(data, fields, control, HANDLERS, STRUCTURAL)
+    builder.throwing_names = throwing_names
     if kind is ClosureKind.FIELD_INITIALIZER or node.type not in ACTIVATIONS:
         return builder.build(node, None, node)
     parameters = node.child_by_field_id(fields.parameters)

@@ -16,7 +16,9 @@ closure created as the last thing of the block is not followed by the
 An operation may throw where it completes (its last byte): a call or ``new``
 after its arguments, a property access, an operator (user code may run:
 getters, ``valueOf``, proxies), ``await``/``yield``, ``throw``, destructuring,
-an assignment to anything but a name, the iteration of a ``for of``/``for in``
+an assignment to anything but a name or to a name it may throw for (a
+``const``, an import, a name in its TDZ or undeclared: the binder says which,
+``throwing_names``), the iteration of a ``for of``/``for in``
 head, a class definition, and a read of a name (it may be in its TDZ).  The
 bodies of nested functions run later and are not looked into.  Every segment
 of the graph that owns a byte of such an operation keeps its end
@@ -61,14 +63,14 @@ NAMING_FIELDS = {
 LOOP_HEADS = frozenset({"for_in_statement"})
 
 
-def throwing_spans(root: Node) -> Iterator[tuple[int, int]]:
+def throwing_spans(root: Node, throwing_names: frozenset[int]) -> Iterator[tuple[int, int]]:
     """The span of every operation under ``root`` that may throw, which ends where it may throw (no
     recursion: deep code is fine)."""
     stack = [root]
     while stack:
         node = stack.pop()
         kind = node.type
-        if may_throw(node):
+        if may_throw(node, throwing_names):
             yield node.start_byte, node.end_byte
         if kind in LOOP_HEADS:
             yield from loop_head(node)
@@ -77,7 +79,7 @@ def throwing_spans(root: Node) -> Iterator[tuple[int, int]]:
         stack.extend(node.named_children)
 
 
-def may_throw(node: Node) -> bool:
+def may_throw(node: Node, throwing_names: frozenset[int]) -> bool:
     kind = node.type
     if kind in THROWING:
         return True
@@ -86,7 +88,9 @@ def may_throw(node: Node) -> bool:
         return operator is None or operator.type not in HARMLESS_UNARY
     if kind == "assignment_expression":
         left = node.child_by_field_name("left")
-        return left is None or left.type not in ("identifier", "parenthesized_expression")
+        while left is not None and left.type == "parenthesized_expression":
+            left = left.named_children[0] if left.named_children else None
+        return left is None or left.type != "identifier" or left.start_byte in throwing_names
     if kind in ("identifier", "shorthand_property_identifier"):
         return is_read(node)
     return False
