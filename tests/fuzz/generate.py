@@ -17,7 +17,8 @@ The generator is split by concept: this module holds the choices, the
 bindings, the expressions and the writes; ``generate_statements.py`` the
 statements (blocks, loops, labels and jumps, ``switch``, ``try``);
 ``generate_idioms.py`` the idioms that put a write and a closure on different
-paths, or a closure of one iteration in the next; ``generate_declarations.py``
+paths, or a closure of one iteration in the next; ``generate_try.py`` closures
+and writes around the points of a ``try`` block that may throw; ``generate_declarations.py``
 function declarations read before and after what they capture is initialized
 or written; ``generate_functions.py`` functions, parameters, patterns and
 classes.  ``declarations.py`` then works out where each function declaration
@@ -57,6 +58,8 @@ from .generate_declarations import DeclarationsMixin
 from .generate_functions import FunctionsMixin, Pending
 from .generate_idioms import IdiomsMixin
 from .generate_statements import JumpTarget, StatementsMixin
+from .generate_toplevel import TopLevelMixin
+from .generate_try import TryMixin
 from .model import Fn, FnKind, Scope, Type, Var, VarKind, instance_of
 from .program import Program
 
@@ -71,7 +74,7 @@ MIN_BYTES = 256
 MAX_BYTES = 4096
 
 
-class Generator(StatementsMixin, IdiomsMixin, DeclarationsMixin, FunctionsMixin):
+class Generator(StatementsMixin, IdiomsMixin, TryMixin, TopLevelMixin, DeclarationsMixin, FunctionsMixin):
     """Reads every choice from a byte string: one byte a choice, zero (and the end) meaning the simplest.
 
     Drawing each choice from hypothesis costs about 0.3 ms; a program makes
@@ -103,6 +106,8 @@ class Generator(StatementsMixin, IdiomsMixin, DeclarationsMixin, FunctionsMixin)
         self.first_read_next_block = False
         #: the function declarations made by ``first_read`` and what is pending of them (their bodies).
         self.pending_of: dict[Var, Pending] = {}
+        #: the ``const`` that the ``try`` family being generated assigns in its block (it throws), if any.
+        self.try_const: Var | None = None
 
     # -- choices (0 is the simplest, which is where shrinking goes) ----------------------
 
@@ -323,10 +328,13 @@ class Generator(StatementsMixin, IdiomsMixin, DeclarationsMixin, FunctionsMixin)
         for fn in functions:
             for _ in range(self.int(1, 2)):
                 calls.append((fn, [Lit(str(self.int(0, 5))) for _ in range(self.int(0, 2))]))
+        drain_seed = self.int(0, 1000)
+        # last, so that the choices of the rest of the program stay what they were before this family
+        _, top = self.top_level(module)
         plan_declarations(self.fns)
         for fn in self.fns:
             fn.plan_checks()
-        return Program(functions, calls, self.int(0, 1000), self.vars)
+        return Program(functions, calls, drain_seed, self.vars, top)
 
 
 def programs() -> st.SearchStrategy[Program]:

@@ -139,6 +139,10 @@ class StatementsMixin:
         if choice == 9:
             return self.while_loop(scope, budget)
         if choice == 10:
+            if self.chance(60):
+                found = self.try_family(scope, budget)
+                if found:
+                    return found
             return [self.try_statement(scope, budget)]
         if choice == 12:
             return [self.switch(scope, budget)]
@@ -177,6 +181,10 @@ class StatementsMixin:
         if choice == 3:
             return self.switch(scope, budget)
         if choice == 4:
+            if not with_block and self.chance(40):
+                found = self.try_family(Scope(scope), budget)
+                if found:
+                    return BlockStmt(Block(found))
             return self.try_statement(scope, budget)
         if choice == 5:
             return BlockStmt(self.block(scope, budget - 1))

@@ -39,6 +39,7 @@
 //   __live([[() => token, [k, ...]]])  a closure that refers to bindings k began
 //                                      to run: was their instance still alive?
 //   __back(value, [...])               the same, on resuming after await/yield
+//   maybeThrow(c)                      not a hook: a call of the program that throws iff c
 // Budgets stop runaway programs. Once one runs out, nothing more is recorded:
 // what came before is a prefix of a real run, what comes after is not.
 // Async code runs to completion inside the run (microtaskMode "afterEvaluate");
@@ -209,6 +210,11 @@ function runProgram(code) {
     },
     __K: Symbol("token"),
     __drainAgain: () => drain(lastSeed + 1),
+    // a call that throws on some runs (generate_try.py): the generated condition decides
+    maybeThrow: (condition) => {
+      if (condition) throw new Error("maybeThrow");
+      return 0;
+    },
     keep,
     drain,
   }, { microtaskMode: "afterEvaluate" });

@@ -20,11 +20,11 @@ binding.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .expressions import Expr
 from .model import TS, Fn, Mode, Var
-from .statements import FnDecl
+from .statements import FnDecl, Stmt
 
 
 @dataclass(eq=False, repr=False)
@@ -36,12 +36,16 @@ class Program:
     #: seed of the order in which ``drain`` calls the kept closures.
     drain_seed: int
     vars: list[Var]
+    #: the module's own run-once code after its function declarations: loops whose per-iteration bindings are
+    #: decided like a function's (``generate_toplevel.py``).
+    top: list[Stmt] = field(default_factory=list)
 
     def render(self, mode: Mode) -> str:
         # The oracle runs the JavaScript as strict code: boxcheck is told so too, since sloppy mode
         # would add bindings (a block-level function's function-wide ``var``, ``block_functions``).
         parts = ['"use strict";'] if mode is TS else []
         parts += [FnDecl(fn).render(mode, "") for fn in self.functions]
+        parts += [stmt.render(mode, "") for stmt in self.top]
         for fn, args in self.calls:
             assert fn.name is not None
             call = f"{fn.name.name}({', '.join(a.render(mode) for a in args)})"
@@ -58,7 +62,9 @@ class Program:
         printer.text(self.describe())
 
     def function_vars(self) -> list[Var]:
-        """The bindings boxcheck decides (all but module level)."""
+        """The bindings checked against boxcheck's decisions: all but the module's function declarations (the
+        module's own top-level code has a stand-in owner: its per-iteration bindings are checked, the others are
+        ``module``, which nothing refutes)."""
         return [v for v in self.vars if v.owner is not None]
 
     def describe(self) -> str:
