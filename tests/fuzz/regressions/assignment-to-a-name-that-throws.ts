@@ -1,11 +1,11 @@
 // Found by the soundness fuzzer's try family (generate_try.py, docs/fuzzing.md).
 // DESIGN 2.1.2: the `catch` follows only the points of the `try` block after
-// which something may throw.  boxcheck (flow/throws.py) takes an assignment to
+// which something may throw.  boxcheck (flow/throws.py) took an assignment to
 // a name never to throw, but assigning a `const` throws a TypeError (in any
 // mode), and assigning a `let` in its TDZ a ReferenceError: the `catch` then
 // runs after `g` captured `y` (`z`), and its write is one that `g` sees (Node:
 // `constant()()` and `tdz()()` return 2).  `g` escapes, so each needs a box.
-// known bug: assignment-to-a-name-that-throws
+// fixed: assignment-to-a-name-that-throws (the binder tells the control-flow builder which assignments to names may throw)
 declare function keep<T>(value: T): T;
 
 export function constant() {
