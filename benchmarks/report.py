@@ -115,6 +115,30 @@ def extraction_table(data: dict[str, Any]) -> list[str]:
     return lines
 
 
+def cluster_table(data: dict[str, Any]) -> list[str]:
+    entry = data["cluster"]
+    runs, same = entry["runs"], entry["identical_to_jobs1"]
+    megabytes = entry["bytes"] / 1e6
+    on_cluster = runs["cluster"]["cluster_cpu_seconds"]
+    lines = [*meta_lines(data["meta"]), "",
+             f"{LIST_TITLES.get(data['list'], data['list'])}, {entry['files']:,} files, {megabytes:.1f} MB, "
+             "`boxcheck --format json --no-cache`, one run of each (`benchmarks/cluster_run.py`); CPU time of "
+             "the boxcheck process and the processes it waited for, and for the cluster, of its scheduler and "
+             "workers during the run:", "",
+             "| run | wall | MB/s | CPU, boxcheck | CPU, cluster | JSON output |", "|---|---:|---:|---:|---:|---|"]
+    titles = {"jobs1": "`--jobs 1`", "jobs2": "`--jobs 2`",
+              "cluster": "`--scheduler`, a local cluster of 2 workers of 1 thread"}
+    for name, title in titles.items():
+        run = runs[name]
+        cluster = "–" if name != "cluster" else \
+            f"{on_cluster['workers']:.1f} s workers, {on_cluster['scheduler']:.1f} s scheduler"
+        output = f"{run['output_bytes']:,} bytes" + ("" if name == "jobs1" else
+                                                    ", identical" if same[name] else ", **DIFFERENT**")
+        lines.append(f"| {title} | {run['seconds']:.1f} s | {megabytes / run['seconds']:.2f} "
+                     f"| {run['cpu_seconds']:.1f} s | {cluster} | {output} |")
+    return lines
+
+
 def cache_table(data: dict[str, Any]) -> list[str]:
     entry = data["cache"]
     return [*meta_lines(data["meta"]), "",
@@ -167,6 +191,9 @@ def tables(results: Path) -> str:
     extraction = load(results, "extraction")
     if extraction is not None:
         parts += ["", "### Walk or queries", "", *extraction_table(extraction)]
+    cluster = load(results, "cluster")
+    if cluster is not None:
+        parts += ["", "### On a cluster", "", *cluster_table(cluster)]
     return "\n".join(parts) + "\n"
 
 

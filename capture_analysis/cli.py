@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import __version__
 from . import config as configuration
-from .batch import gc_tuning
+from .batch import cluster, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                         help="analyze in N worker processes (default: one per core, once there is enough "
                              "source to be worth starting them); the output does not depend on N")
+    parser.add_argument("--scheduler", type=cluster.scheduler_address, metavar="ADDRESS",
+                        help="analyze on the Dask cluster of this scheduler (e.g. tcp://host:8786; needs "
+                             "boxcheck[cluster]) instead of --jobs processes; the output is the same")
     parser.add_argument("--no-cache", action="store_true",
                         help=f"neither read nor write the cache (also: {DISABLE_ENV}=1 in the environment)")
     parser.add_argument("--cache-dir", metavar="DIR",
@@ -275,7 +278,8 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
 
 def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
                   settings: configuration.Config) -> Iterator[Outcome]:
-    """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--jobs`` says."""
+    """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--scheduler``
+    or ``--jobs`` says."""
     if args.stdin_filename is not None:
         for path in paths:
             loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
@@ -286,6 +290,9 @@ def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
     if paths and not args.no_cache and not disabled_by_environment():
         directory = args.cache_dir or (settings.root or Path.cwd()) / DIRECTORY
         cache = Cache(directory, task).open()
+    if args.scheduler is not None:
+        yield from cluster.outcomes(args.scheduler, paths, task, cache, args.jobs)
+        return
     if args.jobs is not None:
         jobs = args.jobs
     else:

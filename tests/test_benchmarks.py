@@ -202,3 +202,33 @@ def test_the_stage_table_gives_each_stage_as_a_multiple_of_the_parse(tmp_path):
     assert "| repair check | 0.80 | 3.3% | 0.08 | 30.2 |" in table
     assert "| parse | 10.00 | 41.3% | 1.00 | 2.4 |" in table
     assert "| bind | 12.00 | 49.6% | 1.20 | 2.0 |" in table
+
+
+def test_the_cluster_table_says_whether_each_output_is_jobs_1_s(tmp_path):
+    meta = {"date": "2026-11-30", "machine": {"cpu": "cpu", "cores": 2, "memory_gb": 8, "os": "Linux"},
+            "versions": {"boxcheck": "0.1.0"}, "load_average_start": [1, 1, 1], "load_average_end": [1, 1, 1],
+            "nice": 10, "rounds": 1}
+    run = {"seconds": 100.0, "cpu_seconds": 90.0, "output_bytes": 1234, "sha256": "a"}
+    runs = {"jobs1": run, "jobs2": {**run, "seconds": 55.0}, "cluster": {
+        **run, "seconds": 60.0, "cpu_seconds": 20.0, "cluster_cpu_seconds": {"workers": 95.0, "scheduler": 3.0}}}
+    (tmp_path / "cluster.json").write_text(json.dumps({"meta": meta, "list": "typescript", "cluster": {
+        "files": 10, "bytes": 50_000_000, "runs": runs, "identical_to_jobs1": {"jobs2": True, "cluster": False}}}))
+    table = report.tables(tmp_path).split("### On a cluster")[1]
+    assert "| `--jobs 1` | 100.0 s | 0.50 | 90.0 s | – | 1,234 bytes |" in table
+    assert "| `--jobs 2` | 55.0 s | 0.91 | 90.0 s | – | 1,234 bytes, identical |" in table
+    assert "| 60.0 s | 0.83 | 20.0 s | 95.0 s workers, 3.0 s scheduler | 1,234 bytes, **DIFFERENT** |" in table
+
+
+def test_the_cluster_run_starts_a_cluster_and_compares_every_output_with_jobs_1(tmp_path):
+    pytest.importorskip("distributed", reason="Dask's distributed is not installed (the `cluster` extra)")
+    from benchmarks import cluster_run
+    from benchmarks.measure import Code
+
+    root = Path(__file__).parent.parent
+    logged: list[str] = []
+    result = cluster_run.run(root / "examples", ["loops.ts", "factories.ts"], tmp_path, Code(root, "tree"),
+                             logged.append)
+    assert result["identical_to_jobs1"] == {"jobs2": True, "cluster": True}
+    assert result["runs"]["jobs1"]["output_bytes"] > 1000 and result["runs"]["cluster"]["exit"] == 1
+    assert result["runs"]["cluster"]["cluster_cpu_seconds"]["workers"] > 0
+    assert [line.split(":")[0] for line in logged] == ["jobs1", "jobs2", "cluster"]

@@ -87,11 +87,17 @@ def fresh(loaded: SourceFile, task: FileTask, cache: Cache | None, key: str | No
     The collector is paused for the whole file and the file's model collected as soon as its record is made
     (``gc_tuning.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
     """
-    with gc_tuning.paused():
-        result = recorded(loaded, task, complete=cache is not None or task.format == "json")
+    result = analyzed(loaded, task, complete=cache is not None or task.format == "json")
     if isinstance(result, Analyzed) and key is not None and cache is not None:
         cache.put(key, result)
     return result
+
+
+def analyzed(loaded: SourceFile, task: FileTask, complete: bool) -> Outcome:
+    """``recorded`` with the collector paused; where the cache is not at hand (a ``--scheduler`` worker, whose
+    client keeps it), ``complete`` says whether the record must serve it."""
+    with gc_tuning.paused():
+        return recorded(loaded, task, complete)
 
 
 def recorded(loaded: SourceFile, task: FileTask, complete: bool = True) -> Outcome:

@@ -1,0 +1,221 @@
+"""``--scheduler ADDRESS``: analyze the files on a Dask cluster and hand back their outcomes in input order.
+
+For a corpus of thousands of packages, one machine's cores are not enough;
+a Dask cluster (``dask.distributed``, the optional extra ``boxcheck[cluster]``)
+lends the cores of many.  This process is the cluster's client and does
+everything but the analysis: it lists and reads the files, asks the cache,
+and renders the outcomes, as a ``--jobs`` run's parent does
+(``workers``).  A file goes to a worker by content, with the task: workers
+need the same boxcheck installed, never the files, a shared file system or
+the cache.  Cache hits are never shipped, and a miss's outcome is stored here
+when it comes back, under the key that was read for it.
+
+Files go in chunks of a few (``workers.CHUNK_FILES`` files or
+``workers.CHUNK_BYTES`` bytes), at most ``workers.WINDOW`` chunks per thread
+of the cluster in flight, so that this process holds a bounded part of the
+corpus, and each outcome is yielded in input order as soon as those before
+it are in: the output is the same, byte for byte, as ``--jobs 1``'s.  A
+worker sends back, with each chunk's outcomes, the digest of its code
+(``cache.code_digest``); a chunk analyzed by a worker whose boxcheck,
+tree-sitter or Unicode tables differ from this process's is not reported as
+analyzed, since its output might not be ``--jobs 1``'s.
+
+A worker that dies (a crash in native code, the out-of-memory killer) loses
+its chunks; the scheduler runs them again on other workers, up to its
+``allowed-failures`` setting (Dask's default 3), then gives them up.  The
+files of a chunk given up are then sent again one per task, so that only a
+file that kills its workers again is reported, as an internal error, as a
+``--jobs`` run reports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import deque
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from .cache import Cache, code_digest
+from .gc_tuning import tune_for_batch
+from .loading import LoadError, from_bytes, read, refused
+from .outcome import Read, analyzed, internal_error, looked_up
+from .tasks import Analyzed, Failed, FileTask, Outcome
+from .workers import CHUNK_BYTES, CHUNK_FILES, WINDOW
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+INSTALL = "pip install 'boxcheck[cluster]'"
+DIED = "internal error: the worker analyzing this file died (a crash, or out of memory) (please report this " \
+       "with the file)"
+OTHER_CODE = "not analyzed: a worker of the cluster runs another boxcheck, tree-sitter or Python Unicode version " \
+             "than this process (install the same on every worker)"
+
+
+def scheduler_address(text: str) -> str:
+    """``--scheduler``'s argument, accepted only where ``distributed`` can be imported: without the extra the
+    run stops before it starts, with the command that installs it."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError as error:
+        raise argparse.ArgumentTypeError(f"Dask's distributed is not installed ({error}): {INSTALL}") from error
+    return text
+
+
+def analyze_shipped(paths: list[str], contents: list[bytes], task: FileTask,
+                    complete: bool) -> tuple[str, list[Outcome]]:
+    """What a worker runs: each file from the bytes the client read (the worker reads nothing), and the digest
+    of the worker's code, for the client to hold against its own."""
+    tune_for_batch()
+    return code_digest(), [analyzed(from_bytes(path, data), task, complete)
+                           for path, data in zip(paths, contents, strict=True)]
+
+
+def outcomes(address: str, paths: Sequence[str], task: FileTask, cache: Cache | None,
+             jobs: int | None) -> Iterator[Outcome]:
+    """One outcome per path, in order, analyzed on the cluster of the scheduler at ``address``.
+
+    A scheduler that cannot be reached stops the run (exit 2) before any output.
+    """
+    from distributed import Client
+
+    if jobs is not None:
+        print("boxcheck: note: --jobs is ignored with --scheduler: the cluster's workers analyze the files",
+              file=sys.stderr)
+    try:
+        client = Client(address, set_as_default=False)
+    except (OSError, ValueError) as error:  # refused, timed out, or not an address
+        print(f"boxcheck: cannot connect to the Dask scheduler at {address}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        yield from Cluster(client, task, cache).in_order(paths)
+    finally:
+        client.close()
+
+
+class Chunk:
+    """Files shipped together: their paths, and what was read of each (bytes, and the cache key of a miss)."""
+
+    __slots__ = ("future", "outcomes", "paths", "read", "size")
+
+    def __init__(self) -> None:
+        self.paths: list[str] = []
+        self.read: list[Read] = []
+        self.size = 0
+        self.future: Future | None = None
+        self.outcomes: list[Outcome] | None = None
+
+    def add(self, path: str, what: Read) -> None:
+        self.paths.append(path)
+        self.read.append(what)
+        self.size += len(what.data)
+
+    def full(self) -> bool:
+        return len(self.paths) >= CHUNK_FILES or self.size >= CHUNK_BYTES
+
+
+class Cluster:
+    def __init__(self, client: Client, task: FileTask, cache: Cache | None):
+        self.client = client
+        self.task = task
+        self.cache = cache
+        #: the record must serve the cache here (``outcome.fresh``), though the worker has none.
+        self.complete = cache is not None or task.format == "json"
+        self.digest = code_digest()
+        self.running: set[Future] = set()
+
+    def in_order(self, paths: Sequence[str]) -> Iterator[Outcome]:
+        slots: deque[Outcome | tuple[Chunk, int]] = deque()
+        filling = Chunk()
+        for path in paths:
+            found = self.probe(path)
+            if isinstance(found, Read):
+                slots.append((filling, len(filling.paths)))
+                filling.add(path, found)
+                if filling.full():
+                    self.submit(filling)
+                    filling = Chunk()
+            else:
+                slots.append(found)
+            while slots and self.is_ready(slots[0]):
+                yield self.take(slots.popleft())
+        if filling.paths:
+            self.submit(filling)
+        while slots:
+            yield self.take(slots.popleft())
+
+    def probe(self, path: str) -> Outcome | Read:
+        """A cache hit, or a file that is not analyzed (unreadable, binary, too large); else what a worker is
+        sent: the bytes read here, and the cache key they were looked up under ("" without a cache)."""
+        if self.cache is not None:
+            found = looked_up(path, self.task, self.cache)
+            if not isinstance(found, Read):
+                return found
+        else:
+            raw = read(path, self.task.max_file_size)
+            if isinstance(raw, LoadError):
+                return Failed(path, raw.message, raw.is_error)
+            found = Read(raw, "")
+        refusal = refused(found.data, self.task.max_file_size)
+        return found if refusal is None else Failed(path, refusal.message, refusal.is_error)
+
+    @staticmethod
+    def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:
+        if not isinstance(slot, tuple):
+            return True
+        chunk = slot[0]
+        return chunk.outcomes is not None or (chunk.future is not None and chunk.future.done())
+
+    def take(self, slot: Outcome | tuple[Chunk, int]) -> Outcome:
+        if not isinstance(slot, tuple):
+            return slot
+        chunk, index = slot
+        return self.finished(chunk)[index]
+
+    def ship(self, paths: list[str], read: list[Read]) -> Future:
+        return self.client.submit(analyze_shipped, paths, [r.data for r in read], self.task, self.complete,
+                                  pure=False)
+
+    def submit(self, chunk: Chunk) -> None:
+        from distributed import wait
+
+        while len(self.running) >= WINDOW * max(1, sum(self.client.nthreads().values())):
+            self.running = set(wait(self.running, return_when="FIRST_COMPLETED").not_done)
+        chunk.future = self.ship(chunk.paths, chunk.read)
+        self.running.add(chunk.future)
+
+    def finished(self, chunk: Chunk) -> list[Outcome]:
+        if chunk.outcomes is None:
+            assert chunk.future is not None, "every chunk is submitted before its outcomes are taken"
+            try:
+                digest, found = chunk.future.result()
+            except Exception:  # its workers died, or its outcomes could not be sent back
+                found = self.each_alone(chunk)
+            else:
+                if digest != self.digest:
+                    found = [Failed(path, OTHER_CODE, True) for path in chunk.paths]
+            self.running.discard(chunk.future)
+            chunk.future = None
+            if self.cache is not None:
+                for outcome, what in zip(found, chunk.read, strict=True):
+                    if isinstance(outcome, Analyzed):
+                        self.cache.put(what.key, outcome)
+            chunk.outcomes = found
+        return chunk.outcomes
+
+    def each_alone(self, chunk: Chunk) -> list[Outcome]:
+        """Every file of a lost chunk in a task of its own, one after the other: the way to tell which file kills
+        its workers (two at once could share a worker, and one would be blamed for the other)."""
+        from distributed import KilledWorker
+
+        found: list[Outcome] = []
+        for path, what in zip(chunk.paths, chunk.read, strict=True):
+            try:
+                digest, (outcome,) = self.ship([path], [what]).result()
+                found.append(outcome if digest == self.digest else Failed(path, OTHER_CODE, True))
+            except KilledWorker:
+                found.append(Failed(path, DIED, True))
+            except Exception as error:
+                found.append(internal_error(path, error))
+        return found
