@@ -194,12 +194,22 @@ def test_a_worker_with_other_code_analyzes_nothing_that_is_reported(scheduler, t
 
 
 def test_without_the_extra_the_run_stops_with_the_command_that_installs_it(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
+    for name in [name for name in sys.modules if name.split(".")[0] == "distributed"] + ["distributed"]:
+        monkeypatch.setitem(sys.modules, name, None)  # an import of it raises ImportError
     with pytest.raises(SystemExit) as stopped:
         main(["--scheduler", "tcp://127.0.0.1:8786", str(ROOT / "examples")])
     assert stopped.value.code == 2
     captured = capsys.readouterr()
     assert "pip install 'boxcheck[cluster]'" in captured.err and not captured.out
+
+
+@needs_dask
+@pytest.mark.parametrize("address", ["not an address", "tcp://127.0.0.1", "nosuchscheme://host:1"])
+def test_an_address_dask_cannot_read_is_a_usage_error(address, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--scheduler", address, str(ROOT / "examples")])
+    assert stopped.value.code == 2
+    assert "argument --scheduler: not a Dask scheduler's address" in capsys.readouterr().err
 
 
 def free_port() -> int:

@@ -54,12 +54,22 @@ OTHER_CODE = "not analyzed: a worker of the cluster runs another boxcheck, tree-
 
 
 def scheduler_address(text: str) -> str:
-    """``--scheduler``'s argument, accepted only where ``distributed`` can be imported: without the extra the
-    run stops before it starts, with the command that installs it."""
+    """``--scheduler``'s argument, accepted only where ``distributed`` can be imported and Dask reads it as an
+    address: without the extra the run stops before it starts, with the command that installs it.  (A
+    ``Client`` given an address it cannot parse is left half made, and waits a minute to close at exit.)"""
     try:
-        import distributed  # noqa: F401
+        from distributed.comm.addressing import parse_address, parse_host_port
+        from distributed.comm.registry import get_backend
     except ImportError as error:
         raise argparse.ArgumentTypeError(f"Dask's distributed is not installed ({error}): {INSTALL}") from error
+    try:
+        scheme, location = parse_address(text)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not a Dask scheduler's address ({error}), e.g. tcp://host:8786") \
+            from error
     return text
 
 
