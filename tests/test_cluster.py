@@ -257,7 +257,7 @@ def test_a_worker_that_dies_costs_only_the_file_that_kills_it(tmp_path):
         (tmp_path / f"{name}.ts").write_text("export function f() { let n = 0; return () => n++; }\n")
     (tmp_path / "d.ts").write_text("export const crash = 1;\n")
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                      preload=[DYING]) as local:
         code, out, err = run("--no-cache", "--scheduler", local.scheduler_address, "--format", "json",
                              str(tmp_path))

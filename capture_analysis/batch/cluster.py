@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -41,7 +40,7 @@ from .gc_tuning import tune_for_batch
 from .loading import LoadError, from_bytes, read, refused
 from .outcome import Read, analyzed, internal_error, looked_up
 from .tasks import Analyzed, Failed, FileTask, Outcome
-from .workers import CHUNK_BYTES, CHUNK_FILES, WINDOW
+from .workers import WINDOW, Chunk, InOrder
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -82,6 +81,11 @@ def analyze_shipped(paths: list[str], contents: list[bytes], task: FileTask,
                            for path, data in zip(paths, contents, strict=True)]
 
 
+def shipped(what: Read | None) -> bytes:
+    assert what is not None, "a file is read here before it is shipped (``Cluster.probe``)"
+    return what.data
+
+
 def outcomes(address: str, paths: Sequence[str], task: FileTask, cache: Cache | None,
              jobs: int | None) -> Iterator[Outcome]:
     """One outcome per path, in order, analyzed on the cluster of the scheduler at ``address``.
@@ -104,28 +108,7 @@ def outcomes(address: str, paths: Sequence[str], task: FileTask, cache: Cache | 
         client.close()
 
 
-class Chunk:
-    """Files shipped together: their paths, and what was read of each (bytes, and the cache key of a miss)."""
-
-    __slots__ = ("future", "outcomes", "paths", "read", "size")
-
-    def __init__(self) -> None:
-        self.paths: list[str] = []
-        self.read: list[Read] = []
-        self.size = 0
-        self.future: Future | None = None
-        self.outcomes: list[Outcome] | None = None
-
-    def add(self, path: str, what: Read) -> None:
-        self.paths.append(path)
-        self.read.append(what)
-        self.size += len(what.data)
-
-    def full(self) -> bool:
-        return len(self.paths) >= CHUNK_FILES or self.size >= CHUNK_BYTES
-
-
-class Cluster:
+class Cluster(InOrder):
     def __init__(self, client: Client, task: FileTask, cache: Cache | None):
         self.client = client
         self.task = task
@@ -134,26 +117,6 @@ class Cluster:
         self.complete = cache is not None or task.format == "json"
         self.digest = code_digest()
         self.running: set[Future] = set()
-
-    def in_order(self, paths: Sequence[str]) -> Iterator[Outcome]:
-        slots: deque[Outcome | tuple[Chunk, int]] = deque()
-        filling = Chunk()
-        for path in paths:
-            found = self.probe(path)
-            if isinstance(found, Read):
-                slots.append((filling, len(filling.paths)))
-                filling.add(path, found)
-                if filling.full():
-                    self.submit(filling)
-                    filling = Chunk()
-            else:
-                slots.append(found)
-            while slots and self.is_ready(slots[0]):
-                yield self.take(slots.popleft())
-        if filling.paths:
-            self.submit(filling)
-        while slots:
-            yield self.take(slots.popleft())
 
     def probe(self, path: str) -> Outcome | Read:
         """A cache hit, or a file that is not analyzed (unreadable, binary, too large); else what a worker is
@@ -170,22 +133,9 @@ class Cluster:
         refusal = refused(found.data, self.task.max_file_size)
         return found if refusal is None else Failed(path, refusal.message, refusal.is_error)
 
-    @staticmethod
-    def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:
-        if not isinstance(slot, tuple):
-            return True
-        chunk = slot[0]
-        return chunk.outcomes is not None or (chunk.future is not None and chunk.future.done())
-
-    def take(self, slot: Outcome | tuple[Chunk, int]) -> Outcome:
-        if not isinstance(slot, tuple):
-            return slot
-        chunk, index = slot
-        return self.finished(chunk)[index]
-
-    def ship(self, paths: list[str], read: list[Read]) -> Future:
-        return self.client.submit(analyze_shipped, paths, [r.data for r in read], self.task, self.complete,
-                                  pure=False)
+    def ship(self, paths: list[str], read: list[Read | None]) -> Future:
+        return self.client.submit(analyze_shipped, paths, [shipped(what) for what in read], self.task,
+                                  self.complete, pure=False)
 
     def submit(self, chunk: Chunk) -> None:
         from distributed import wait
@@ -209,7 +159,7 @@ class Cluster:
             chunk.future = None
             if self.cache is not None:
                 for outcome, what in zip(found, chunk.read, strict=True):
-                    if isinstance(outcome, Analyzed):
+                    if isinstance(outcome, Analyzed) and what is not None:
                         self.cache.put(what.key, outcome)
             chunk.outcomes = found
         return chunk.outcomes
