@@ -5,8 +5,9 @@ usage and I/O errors (a missing path, an unreadable file, a file named on
 the command line that was skipped, an internal error on one file).  Every
 other file is still analyzed and reported.
 
-Files are analyzed by ``--jobs`` worker processes (``batch/workers``) or through
-the cache (``batch/cache``); either way the reporter receives their outcomes
+Files are analyzed by ``--jobs`` worker processes (``batch/workers``), on a Dask
+cluster (``--scheduler``, ``batch/cluster``) or through the cache
+(``batch/cache``); either way the reporter receives their outcomes
 (``batch/tasks``) in input order, so the output does not depend on either.
 """
 
