@@ -47,7 +47,9 @@ PYPROJECT = "pyproject.toml"
 OFF = "off"
 LEVELS: dict[str, Severity | None] = {**{s.label: s for s in sorted(Severity, reverse=True)}, OFF: None}
 FAIL_ON_VALUES = (*(s.label for s in sorted(Severity, reverse=True)), "none")
-KEYS = ("policy", "fail-on", "include", "exclude", "severity", "docs-url")
+KEYS = ("policy", "fail-on", "include", "exclude", "severity", "docs-url", "retention")
+#: the keys of ``[retention]``: what a project's own calls do with the functions passed to them (BX107).
+RETENTION_KEYS = ("run-and-drop", "keeps")
 
 
 class ConfigError(Exception):
@@ -66,6 +68,9 @@ class Config:
     severity: Mapping[str, Severity | None] = field(default_factory=dict)
     #: the page that diagnostics link to (``Rule.href``); ``None``: the page inside the package.
     docs_url: str | None = None
+    #: ``[retention]``: the project's entries (``retention/callees``), added to the shipped lists.
+    run_and_drop: tuple[str, ...] = ()
+    keeps: tuple[str, ...] = ()
 
     @property
     def root(self) -> Path | None:
@@ -134,8 +139,28 @@ def from_table(table: Mapping[str, Any], path: Path, prefix: str) -> Config:
             docs_url = parse_docs_url(docs_url)
         except ValueError as error:
             raise ConfigError(f"{where}docs-url: {error}") from error
+    run_and_drop, keeps = retention_lists(table.get("retention", {}), f"{where}retention")
     return Config(path, choice("policy", POLICIES), choice("fail-on", FAIL_ON_VALUES),
-                  strings("include"), strings("exclude"), severity, docs_url)
+                  strings("include"), strings("exclude"), severity, docs_url, run_and_drop, keeps)
+
+
+def retention_lists(table: object, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``[retention] run-and-drop = [...]``, ``keeps = [...]``: entries as ``retention/callees`` reads them."""
+    from .retention.callees import valid_entry
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table with {' and '.join(RETENTION_KEYS)}")
+    unknown = [key for key in table if key not in RETENTION_KEYS]
+    if unknown:
+        raise ConfigError(f"{where}.{unknown[0]}: unknown key; known keys: {', '.join(RETENTION_KEYS)}")
+    lists = []
+    for key in RETENTION_KEYS:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and valid_entry(v) for v in value):
+            raise ConfigError(f"{where}.{key}: expected a list of calls such as \"forEach\", \".each\", "
+                              f"\"ts.map\" or \"new Worker\", got {value!r}")
+        lists.append(tuple(value))
+    return lists[0], lists[1]
 
 
 def parse_docs_url(value: object) -> str:

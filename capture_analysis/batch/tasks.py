@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..analyze import Analyzer
+from ..analyze import Analyzer, decide_bound
 from ..compare import deciding
 from ..config import Config
 from ..policies import POLICIES
 from ..report import FileCounts, RunOptions
+from ..retention.callees import configured
 from ..rules import Severity
 
 if TYPE_CHECKING:
@@ -37,23 +38,30 @@ class FileTask:
     #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
     severities: tuple[tuple[str, Severity | None], ...]
     max_file_size: int
+    #: the configuration's ``[retention]`` entries (``retention/callees``): run-and-drop, keeps.
+    retention: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     #: how each file is analyzed: made here, once, from the options (and sent to the workers with the task).
     analyzer: Analyzer = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         compare = self.options.compare
-        analyzer = Analyzer(POLICIES[self.options.policy], dict(self.severities), deciding(compare)) if compare \
-            else Analyzer(POLICIES[self.options.policy], dict(self.severities))
+        analyzer = Analyzer(POLICIES[self.options.policy], dict(self.severities),
+                            deciding(compare) if compare else decide_bound, configured(*self.retention))
         object.__setattr__(self, "analyzer", analyzer)
 
     @classmethod
     def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> FileTask:
-        return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
+        return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size,
+                   (settings.run_and_drop, settings.keeps))
 
     def identity(self) -> list[object]:
-        """What of the task changes a file's record, as JSON data for the cache key."""
-        return [self.options.policy, list(self.options.compare),
-                [[code, None if level is None else level.label] for code, level in self.severities]]
+        """What of the task changes a file's record, as JSON data for the cache key (the ``[retention]`` entries
+        only when there are some, so that the keys of a project without them stay what they were)."""
+        identity: list[object] = [self.options.policy, list(self.options.compare),
+                                  [[code, None if level is None else level.label] for code, level in self.severities]]
+        if any(self.retention):
+            identity.append([list(entries) for entries in self.retention])
+        return identity
 
 
 @dataclass(frozen=True, slots=True)

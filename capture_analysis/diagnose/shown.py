@@ -24,12 +24,14 @@ def shown(file: ParsedFile, diagnostics: list[Diagnostic],
 
 
 def with_severities(diagnostics: Iterable[Diagnostic], severity: Mapping[str, Severity | None]) -> list[Diagnostic]:
-    """Findings at their configured severities (by rule code); a rule set to ``None`` (``off``) is dropped."""
+    """Findings at their configured severities (by rule code); a rule set to ``None`` (``off``) is dropped, and so
+    is a rule that is off by default (``Rule.enabled``) unless a severity is configured for it."""
     out = []
     for diagnostic in diagnostics:
         code = diagnostic.rule.code
         if code not in severity:
-            out.append(diagnostic)
+            if diagnostic.rule.enabled:
+                out.append(diagnostic)
         elif (level := severity[code]) is not None:
             out.append(dataclasses.replace(diagnostic, severity=level))
     return out
