@@ -58,7 +58,7 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
     only then are the durable closures found (``lifetimes``), what durable code uses, whether a function
     around a closure or a closure that captures it keeps the same contexts anyway.  Sets of candidates are
     bit masks, so that deep nesting costs big-integer operations, not loops."""
-    shapes = ValueShapes(file)
+    shapes = ValueShapes(file, model)
     candidates = Candidates(model, file, shapes)
     if not candidates.bindings:
         return []

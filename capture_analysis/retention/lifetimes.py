@@ -108,7 +108,7 @@ class Lifetimes:
         self.data = file.source.data
         self.graph = graph
         self.callees = callees
-        self.shapes = ValueShapes(file)
+        self.shapes = ValueShapes(file, model)
         self.refs_by_start = {ref.start: ref for ref in model.references}
         self.bindings_by_start: dict[int, Binding] = {}
         for binding in model.bindings:
@@ -464,7 +464,8 @@ class Lifetimes:
             if name in CLEARS and self.cleared(call, CLEARS[name]):
                 return None
             registers = name in LONG_LIVED_CALLS or member in LONG_LIVED_CALLS
-            return Seed(offset, f"registered with `{name}`" if registers else f"passed to `{name}`, which keeps it",
+            callee = names[0]
+            return Seed(offset, f"registered with `{callee}`" if registers else f"passed to `{callee}`, which keeps it",
                         registers)
         parameter = self.parameter_of(call, argument)
         if parameter is not None:

@@ -63,8 +63,9 @@ def escaping_words(closure: Closure, source: SourceFile, lifetimes: Lifetimes) -
     if not chain:
         return label
     last = chain[-1]
-    hops = [fate.why for fate in chain[:-1] if fate.why.startswith(("stored in", "assigned to", "added with"))]
-    through = f"{', '.join(hops)}, " if hops else ""
+    hops = [f"{fate.why} at {source.position(fate.offset)}" if fate.why.startswith("passed to") else fate.why
+            for fate in chain[:-1] if fate.why.startswith(("stored in", "assigned to", "added with", "passed to"))]
+    through = f"{', '.join(hops)}, then " if hops else ""
     return f"{label} ({through}{last.why} at {source.position(last.offset)})"
 
 
