@@ -50,4 +50,4 @@ def test_explain_prints_the_chain(tmp_path):
     assert "    |               ^ `use` refers to `big`, so V8 gives it a slot in the function context of `make`" in out
     assert "  = note 3/4, escapes:" in out
     assert "    |          ^ the arrow: returned" in out
-    assert "^ nothing the arrow at 5:10 can run refers to `big`" in out
+    assert "^ no durable code refers to `big`: not the arrow at 5:10, no closure nested in it" in out

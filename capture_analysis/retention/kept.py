@@ -41,9 +41,8 @@ LARGE_CONSTRUCTORS = frozenset({
     "SharedArrayBuffer", "Array", "Map", "Set", "Buffer"})
 #: ``JSON.parse(text)``, ``parseDocument(...)``, ``fs.readFileSync(...)``, ``loadConfig(...)``: the result of a parse
 #: or a load, by the last name of the callee.
-PARSE_OR_LOAD = re.compile(r"(?:parse|read|load)(?![a-z])", re.IGNORECASE)
-MADE = frozenset({"new_expression", "object", "array", "call_expression", "template_string", "regex",
-                  "binary_expression"})
+PARSE_OR_LOAD = re.compile(r"(?:[pP]arse|[rR]ead|[lL]oad)(?![a-z])")
+MADE = frozenset({"new_expression", "object", "array", "call_expression", "template_string", "regex"})
 SHOWN_TEXT = 40
 
 
@@ -75,7 +74,24 @@ def held(binding: Binding, file: ParsedFile) -> Held:
     copies = outer_binding(binding, name) if kind == "identifier" else None
     large = kind == "new_expression" and constructor_name(node, file) in LARGE_CONSTRUCTORS
     large = large or (kind == "call_expression" and loads(node, file)) or built_in_a_loop(binding, file)
-    return Held(f"`{text}`", kind in MADE, large, copies)
+    return Held(f"`{text}`", made(node), large, copies)
+
+
+def made(node: Node) -> bool:
+    """A new object of the activation's: ``new``, a literal, a call's result, or ``a ?? b``, ``c ? a : b`` of
+    such (``options.mode ?? "x"`` may be the caller's object)."""
+    node = unwrap(node)
+    if node.type in MADE:
+        return True
+    if node.type == "binary_expression":
+        operator = node.child_by_field_name("operator")
+        sides = (node.child_by_field_name("left"), node.child_by_field_name("right"))
+        return operator is not None and operator.type in ("&&", "||", "??") and all(
+            side is not None and made(side) for side in sides)
+    if node.type == "ternary_expression":
+        sides = (node.child_by_field_name("consequence"), node.child_by_field_name("alternative"))
+        return all(side is not None and made(side) for side in sides)
+    return False
 
 
 def initializer(binding: Binding, file: ParsedFile) -> Node | None:

@@ -40,7 +40,7 @@ from ..escape import ESCAPE, EscapeGraph, FlowNode, flow_target, reference_edges
 from ..model import Binding, BindingKind, Closure, FileModel, Reference, UseKind
 from ..parsing import ParsedFile
 from .callees import Callee, Callees
-from .kept import initializer
+from .kept import excerpt, initializer
 from .values import ValueShapes
 
 Node = tree_sitter.Node
@@ -464,13 +464,13 @@ class Lifetimes:
             if name in CLEARS and self.cleared(call, CLEARS[name]):
                 return None
             registers = name in LONG_LIVED_CALLS or member in LONG_LIVED_CALLS
-            callee = names[0]
+            callee = excerpt(names[0].encode())
             return Seed(offset, f"registered with `{callee}`" if registers else f"passed to `{callee}`, which keeps it",
                         registers)
         parameter = self.parameter_of(call, argument)
         if parameter is not None:
             return Into((parameter,), offset, f"passed to `{parameter.closure.name}`")
-        return Seed(offset, f"passed to `{names[0]}`, which may keep it" if names else why)
+        return Seed(offset, f"passed to `{excerpt(names[0].encode())}`, which may keep it" if names else why)
 
     def parameter_of(self, call: Node, argument: Node) -> Binding | None:
         """The parameter of a function of this file that ``argument`` is passed to, if the callee is one for sure."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..escape import FlowNode, describe
 from ..model import Binding, BindingKind, Closure
 from ..parsing import ParsedFile
 from ..results import Retention, Step, StepRole
@@ -110,10 +111,9 @@ def evidence(record: Retention, source: SourceFile, lifetimes: Lifetimes) -> lis
     label = closure_label(source, first)
     steps.append(Step(first.name_start, f"{label} is created inside that scope, so it holds the context "
                                         "for as long as it lives", role=StepRole.HOLDS_CONTEXT))
-    node: object = first
+    node: FlowNode | None = first
     for fate in lifetimes.chain(first):
-        subject = closure_label(source, node) if isinstance(node, Closure) else \
-            f"`{node.name}`" if isinstance(node, Binding) else str(node)
+        subject = describe(node) if node is not None else ""
         steps.append(Step(fate.offset, f"{subject}: {fate.why}", subject, role=StepRole.ESCAPE))
         node = fate.next
     steps.append(Step(first.name_start, f"no durable code refers to `{name}`: not {label}, no closure nested in "
