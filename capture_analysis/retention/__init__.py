@@ -71,12 +71,11 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
     pending = [closure for closure in escaping if (within is None or closure in within) and lifetimes.durable(closure)]
     if not pending:
         return []
-    reach = CanRun(model, file, graph, candidates.bit)
-    used = used_by_durable_code(model, candidates, lifetimes, reach)
-    found = Found(candidates, shapes)
     enclosing: dict[Closure, Closure | None] = {}
+    left: list[tuple[Closure, int]] = []
+    wanted = 0
     for closure in pending:
-        left_over = candidates.held(closure) & ~used & ~found.dead
+        left_over = candidates.held(closure) & ~nested.get(closure, 0)
         outer = nearest_durable_ancestor(closure, lifetimes, enclosing)
         if outer is not None:
             # made when ``outer`` runs: for ``outer``'s own contexts and those around it, ``outer`` is judged
@@ -89,6 +88,16 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
             for capturer in capturers:
                 kept_anyway &= candidates.held(capturer)
             left_over &= ~kept_anyway  # it lives only in contexts its capturers keep, with these in them
+        if left_over:
+            left.append((closure, left_over))
+            wanted |= left_over
+    if not left:
+        return []
+    reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
+    used = used_by_durable_code(model, candidates, lifetimes, reach, nested, wanted)
+    found = Found(candidates, shapes)
+    for closure, left_over in left:
+        left_over &= ~used & ~found.dead
         if left_over:
             found.add(closure, left_over, reach)
     return [retention(binding, closures, candidates.place(binding), file, lifetimes)
@@ -122,12 +131,16 @@ class Found:
             del self.retainers[binding]
 
 
-def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Lifetimes, reach: CanRun) -> int:
-    """The candidates that durable code refers to (alive for a reason): what each durable closure can run uses,
-    of the bindings of the functions around it (a function's own code is not code that outlives its call)."""
+def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Lifetimes, reach: CanRun,
+                         nested: dict[Closure, int], wanted: int) -> int:
+    """Which of the ``wanted`` candidates durable code refers to (alive for a reason): what each durable closure
+    can run uses, of the bindings of the functions around it (a function's own code is not code that outlives
+    its call).  What a closure and those nested in it refer to is asked first; what it can get hold of (the
+    "can run" graph) only for candidates still open."""
     own: dict[Closure, int] = {}
     for binding, bit in candidates.bit.items():
-        own[binding.closure] = own.get(binding.closure, 0) | bit
+        if bit & wanted:
+            own[binding.closure] = own.get(binding.closure, 0) | bit
     around: dict[Closure, int] = {}
     used = 0
     for closure in model.closures:  # parents before children
@@ -135,8 +148,10 @@ def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Li
         if parent is None:
             continue
         mask = around[closure] = around.get(parent, 0) | own.get(parent, 0)
-        if mask and lifetimes.durable(closure):
-            used |= reach.uses(closure) & mask
+        if mask & ~used and lifetimes.durable(closure):
+            used |= nested.get(closure, 0) & mask
+            if mask & ~used:
+                used |= reach.uses(closure) & mask
     return used
 
 

@@ -174,7 +174,8 @@ class Lifetimes:
 
     def _explore(self) -> None:
         """Every node a closure's value can reach, with its edges and, for its escape sites, the judgement."""
-        work: deque[FlowNode] = deque(c for c in self.model.closures if not c.is_module)
+        # a closure that does not escape at all is not durable, and reaches no seed: no need to start there
+        work: deque[FlowNode] = deque(c for c in self.model.closures if not c.is_module and self.graph.escapes(c))
         seen: set[FlowNode] = set(work)
         while work:
             node = work.popleft()
