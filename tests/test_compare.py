@@ -10,8 +10,14 @@ from contextlib import redirect_stdout
 import pytest
 
 from capture_analysis.cli import main
-from capture_analysis.compare import (ComparedAnalysis, analyze_compared, headline, parse_policies, policies_json,
-                                      render_table)
+from capture_analysis.compare import (
+    ComparedAnalysis,
+    analyze_compared,
+    headline,
+    parse_policies,
+    policies_json,
+    render_table,
+)
 from capture_analysis.policies import POLICIES
 from capture_analysis.source import SourceFile
 
