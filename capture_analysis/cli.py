@@ -60,7 +60,7 @@ EPILOG = """commands:
 
 exit codes:
   0  no finding at or above --fail-on
-  1  a finding at or above --fail-on
+  1  a finding at or above --fail-on; with --max-warnings N, warnings fail only when there are more than N
   2  usage or I/O error: a bad option, a missing or unreadable path, a file named on the command line that
      was skipped (binary, larger than --max-file-size), an internal error on a file; the other files are
      still analyzed and reported
