@@ -21,7 +21,8 @@ from .conftest import ROOT
 
 #: two warnings (BX101: `n` and `m` are written by escaping closures) in one function.
 TWO_WARNINGS = "export function f() { let n = 0, m = 0; return [() => n++, () => m++]; }\n"
-#: one BX107 hint: `big` is kept alive by the escaping arrow through the context `use` puts it in.
+#: one BX107 finding (`big` is kept alive by the escaping arrow through the context `use` puts it in), a hint by
+#: the configuration that ``project`` writes, whatever BX107's default severity.
 ONE_HINT = """export function make() {
   const big = new Array(1000);
   const use = () => big.length;
@@ -51,6 +52,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "boxcheck.toml").write_text('[severity]\nBX107 = "hint"\n', encoding="utf-8")
     (tmp_path / "two.ts").write_text(TWO_WARNINGS, encoding="utf-8")
     (tmp_path / "hint.ts").write_text(ONE_HINT, encoding="utf-8")
     (tmp_path / "clean.ts").write_text("export function g() { return 1; }\n", encoding="utf-8")
