@@ -5,11 +5,14 @@ rxjs prints hundreds of them); what it prints instead, before the totals line
 (which counts the findings by severity):
 
     findings by rule:
-      150  BX101  heap-capture            warning
-       51  BX107  context-retention       hint
-    files with the most findings (2 of 2):
-       42  src/internal/ajax/ajax.ts      40 warnings, 2 hints
-       ...
+      133  BX101  heap-capture           warning
+      117  BX107  context-retention      hint
+       16  BX103  captured-before-init   warning
+        1  BX102  per-iteration-capture  warning
+    files with the most findings (10 of 80):
+      14  src/internal/operators/groupBy.ts         6 warnings, 8 hints
+      13  src/internal/operators/mergeInternals.ts  5 warnings, 8 hints
+      ...
 
 Findings count as the other formats show them (``reporter.Totals``):
 suppressed findings and rules turned ``off`` are not counted, and hints and
@@ -59,4 +62,3 @@ def top_files(totals: Totals, style: Style) -> list[str]:
                           for level, count in zip(SEVERITIES, counts, strict=True) if count)
         out.append(f"  {str(sum(counts)).rjust(count_width)}  {style.path(path.ljust(path_width))}  {split}")
     return out
-
