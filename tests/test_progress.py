@@ -106,6 +106,8 @@ def test_a_guarded_write_erases_the_line_first():
     assert terminal.screen() == ["a.ts:1:1: warning[BX101] ...", ""]
     progress.tick()
     assert terminal.screen() == ["a.ts:1:1: warning[BX101] ...", "boxcheck: 0 of 3 files, 2.0s"]
+    report.write("")  # a file that adds nothing (--statistics) leaves the line be
+    assert terminal.screen() == ["a.ts:1:1: warning[BX101] ...", "boxcheck: 0 of 3 files, 2.0s"]
 
 
 def test_progress_only_where_a_person_watches(tmp_path):

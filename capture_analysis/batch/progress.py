@@ -4,10 +4,11 @@ A run over a large repository, or over one 9 MB file, would otherwise print
 nothing for seconds.  The line appears once a run has taken ``DELAY``
 seconds, is redrawn in place (``\\r``) every ``INTERVAL`` seconds by a thread
 of its own, so the elapsed time moves even while one large file is being
-analyzed, and is erased when the run ends.  It is shown only where a person
-watches: standard error is a terminal and the report does not go into a
-pipe (``boxcheck src | less`` must not draw over the pager), never with
-``-q``; the language server never makes one.
+analyzed (but for the seconds tree-sitter parses a 9 MB file: it holds the
+interpreter meanwhile), and is erased when the run ends.  It is shown only
+where a person watches: standard error is a terminal and the report does
+not go into a pipe (``boxcheck src | less`` must not draw over the pager),
+never with ``-q``; the language server never makes one.
 
 Off, it costs the run nothing: ``progress_for`` hands back ``OFF``, whose
 ``advance`` does nothing, and the run's streams unwrapped.  On, whatever the
@@ -117,6 +118,8 @@ class Guarded:
         self.progress = progress
 
     def write(self, text: str) -> int:
+        if not text:  # a file that adds nothing to the report (``--statistics``) leaves the line alone
+            return 0
         with LOCK:
             self.progress.erase()
             written = self.stream.write(text)
