@@ -18,6 +18,7 @@ import re
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TextIO
 
 from . import __version__
 from . import config as configuration
@@ -26,14 +27,15 @@ from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
+from .batch.progress import progress_for
 from .batch.shard import Shard
 from .batch.tasks import Failed, FileTask, Outcome
 from .batch.workers import default_jobs, outcomes, worth_a_pool
+from .commands import options as report_options
 from .compare import parse_policies
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
 from .report.style import CHOICES as COLOR_CHOICES
-from .report.style import wants_color
 from .rules import Severity
 
 FAIL_ON = {"error": Severity.ERROR, "warning": Severity.WARNING, "info": Severity.INFO, "hint": Severity.HINT,
@@ -58,7 +60,7 @@ EPILOG = """commands:
 
 exit codes:
   0  no finding at or above --fail-on
-  1  a finding at or above --fail-on
+  1  a finding at or above --fail-on; with --max-warnings N, warnings fail only when there are more than N
   2  usage or I/O error: a bad option, a missing or unreadable path, a file named on the command line that
      was skipped (binary, larger than --max-file-size), an internal error on a file; the other files are
      still analyzed and reported
@@ -117,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--shard", type=shard_spec, default=None, metavar="K/N",
                         help="analyze only the K-th of N disjoint parts of the files (by a hash of each path), "
                              "to split a run across the machines of a CI matrix")
+    report_options.add_options(parser)
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
 
@@ -198,6 +201,11 @@ def dispatch(argv: Sequence[str] | None) -> int:
         parser.print_usage(sys.stderr)
         print("boxcheck: error: no PATH given ('-' reads standard input)", file=sys.stderr)
         return 2
+    refused = report_options.refusal(args)
+    if refused is not None:
+        parser.print_usage(sys.stderr)
+        print(f"boxcheck: error: {refused}", file=sys.stderr)
+        return 2
     try:
         settings = configure(args)
     except configuration.ConfigError as error:
@@ -234,14 +242,26 @@ def explain_rule(code: str) -> int:
 
 
 def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config) -> int:
+    """The report goes to standard output or ``--output-file``, opened before anything is analyzed."""
+    try:
+        out = report_options.open_output(args.output_file)
+        try:
+            return report(args, explain_chains, settings, out)
+        finally:
+            report_options.close_output(out, args.output_file)
+    except report_options.OutputError as error:
+        print(f"boxcheck: error: {error}", file=sys.stderr)
+        return 2
+
+
+def report(args: argparse.Namespace, explain_chains: bool, settings: configuration.Config, out: TextIO) -> int:
     gc_tuning.tune_for_batch()
     collected = collect(args.paths)
     # colour only where it shows (text), links only where they are (LSP, SARIF)
-    color = args.format == "text" and wants_color(args.color, sys.stdout, os.environ)
+    color = report_options.colored(args, out, os.environ)
     docs_url = args.docs_url if args.format in ("lsp", "sarif") else None
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare,
-                         color=color, docs_url=docs_url)
-    reporter = FORMATS[args.format](sys.stdout, options)
+                         color=color, docs_url=docs_url, statistics=args.statistics)
     totals = Totals()
     io_errors = 0
     for path, message in collected.errors:
@@ -249,28 +269,33 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
         io_errors += 1
     for path, message in collected.notes:
         print(f"boxcheck: {path}: {message}", file=sys.stderr)
-    fail_on = FAIL_ON[args.fail_on]
-    failed = False
     paths = inputs(args, collected.files, settings)
     if args.shard is not None:
         paths = args.shard.select(paths)
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
     task = FileTask.of(args.format, options, settings, args.max_file_size)
-    for outcome in file_outcomes(args, paths, task, settings):
-        if isinstance(outcome, Failed):
-            print(f"boxcheck: {outcome.path}: {outcome.message}", file=sys.stderr)
-            io_errors += outcome.is_error or outcome.path in named
-            totals.unreadable += 1
-            reporter.failure(outcome.path, outcome.message)
-            continue
-        totals.count(outcome.counts)
-        failed = failed or (fail_on is not None and any(level >= fail_on for level in outcome.counts.levels))
-        reporter.add(reporter.render(outcome.record))
+    progress = progress_for(sys.stderr, out, len(paths), quiet=args.quiet, environ=os.environ)
+    reporter = FORMATS[args.format](progress.guard(out), options)
+    errors = progress.guard(sys.stderr)
+    with progress:
+        for outcome in file_outcomes(args, paths, task, settings):
+            progress.advance()
+            if isinstance(outcome, Failed):
+                print(f"boxcheck: {outcome.path}: {outcome.message}", file=errors)
+                io_errors += outcome.is_error or outcome.path in named
+                totals.unreadable += 1
+                reporter.failure(outcome.path, outcome.message)
+                continue
+            totals.count(outcome.counts, outcome.record)
+            reporter.add(reporter.render(outcome.record))
     reporter.finish(totals)
+    over = report_options.over_budget(totals, args.max_warnings)
+    if over is not None:
+        print(f"boxcheck: {over}", file=sys.stderr)
     if io_errors:
         return 2
-    return 1 if failed else 0
+    return 1 if totals.fails(FAIL_ON[args.fail_on], args.max_warnings) else 0
 
 
 def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,

@@ -5,7 +5,7 @@ closure says `` `f` `` when it has a name; else its kind, with its position
 where the reader has no caret to look at (``the arrow at 12:5``), without
 where the sentence points at it already (``the arrow``, ``this arrow``).
 Lists are capped so that a binding captured by 500 closures still makes one
-readable line.
+readable line, and counts take the plural they need ("1 file", "2 files").
 """
 
 from __future__ import annotations
@@ -48,6 +48,11 @@ def function_label(closure: Closure) -> str:
 def closure_list(source: SourceFile, closures: list[Closure]) -> str:
     """`` `f`, `g`, the arrow at 12:5 ``, capped."""
     return capped([closure_label(source, c) for c in closures[:SHOWN]], len(closures))
+
+
+def plural(count: int, word: str) -> str:
+    """``1 file``, ``2 files``, ``0 hints``: every count the outputs print with its noun."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def capped(items: list[str], total: int | None = None) -> str:

@@ -22,7 +22,14 @@ A record (``FileRecord``) has:
 ``allocating``   the indexes of the functions that allocate, the only ones
                  the text format lists.
 ``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order.
-``table``        the ``--compare`` table of the text format, else empty.
+``table``        the ``--compare`` table of the text format, else empty (also
+                 under ``--compare`` when no function allocates under any
+                 of the policies: the run counts such files, and the text
+                 format does not list them).
+``compared``     under ``--compare``, the file's allocations under each
+                 policy, in the order named: ``[per_call, per_iteration,
+                 once]``, which the run adds up into its headline; else
+                 empty.
 
 A run that neither shows JSON nor keeps its records (text, SARIF, LSP or
 GitHub without the cache) makes them *incomplete*: no bindings (``None``),
@@ -73,6 +80,7 @@ class FileRecord(TypedDict):
     allocating: list[int]
     diagnostics: list[DiagnosticRecord]
     table: list[str]
+    compared: list[list[int]]
 
 
 #: a record's severity label back to the level (``Severity.label``).
@@ -101,6 +109,8 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "allocating": allocating if complete else list(range(len(allocating))),
         "diagnostics": [diagnostic_record(analysis, records, d) for d in diagnostics],
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
+        "compared": ([[c.per_call, c.per_iteration, c.once] for c in analysis.comparison.totals()]
+                     if isinstance(analysis, ComparedAnalysis) else []),
     }
 
 

@@ -4,7 +4,9 @@
       12 |   let count = start;
          |       ^^^^^
 
-then, per file, the functions that allocate, and a final totals line.
+then, per file, the functions that allocate (and the ``--compare`` table), and
+at the end the ``--compare`` headline and a totals line; or, with
+``--statistics``, only the overview of ``statistics`` and the totals line.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from functools import partial
 from typing import Any, TextIO
 
 from .. import rules
+from ..compare import headline
 from ..rules import Severity
-from ..words import SHOWN, capped
+from ..words import SHOWN, capped, plural
 from .file_record import DiagnosticRecord, FileRecord, Frame, severity
 from .json_text import lines
-from .reporter import Reporter, RunOptions, Totals
+from .reporter import SEVERITIES, Reporter, RunOptions, Totals
+from .statistics import statistics
 from .style import PLAIN, Style
 
 UNSUPPORTED = rules.UNSUPPORTED_TYPE_SYNTAX.code
@@ -104,10 +108,12 @@ def type_notes_once(diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecor
 
 
 def totals_line(totals: Totals) -> str:
+    """The last line of a run: its files, functions and allocations, and its findings named by severity as
+    the diagnostic lines name them (``error``, ``warning``, ``info``, ``hint``); infos and hints only when
+    there are any."""
     counts = totals.by_severity
-    parts = [plural(counts[Severity.ERROR], "error"), plural(counts[Severity.WARNING], "warning")]
-    if counts[Severity.INFO] or counts[Severity.HINT]:
-        parts.append(plural(counts[Severity.INFO] + counts[Severity.HINT], "note"))
+    parts = [plural(counts[level], level.label) for level in SEVERITIES
+             if counts[level] or level >= Severity.WARNING]
     if totals.unreadable:
         parts.append(f"{totals.unreadable} not analyzed")
     files = totals.files
@@ -116,18 +122,17 @@ def totals_line(totals: Totals) -> str:
             + (f", {totals.once} once per program" if totals.once else "") + f"; {', '.join(parts)}")
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 class TextReporter(Reporter):
-    """``--quiet`` leaves only the diagnostic lines: no source, no allocations, no table, no totals."""
+    """``--quiet`` leaves only the diagnostic lines: no source, no allocations, no table, no headline, no totals.
+    ``--statistics`` prints the overview instead of the files (as ruff does), with or without ``--quiet``."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
         self.style = Style(options.color)
 
     def render(self, record: FileRecord) -> str:
+        if self.options.statistics:
+            return ""
         lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style)
         if not self.options.quiet:
             lines.extend(record["table"])
@@ -137,5 +142,11 @@ class TextReporter(Reporter):
         self.out.write(piece)
 
     def finish(self, totals: Totals) -> None:
-        if not self.options.quiet:
-            self.out.write(totals_line(totals) + "\n")
+        if self.options.quiet and not self.options.statistics:
+            return
+        lines = statistics(totals, self.style) if self.options.statistics else []
+        if self.options.compare:
+            lines.extend(headline(self.options.compare, totals.compared or [[0, 0, 0]] * len(self.options.compare),
+                                  totals.files, totals.unallocating, listed=not self.options.statistics))
+        lines.append(totals_line(totals))
+        self.out.write("\n".join(lines) + "\n")
