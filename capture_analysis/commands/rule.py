@@ -2,7 +2,7 @@
 
     boxcheck rule BX101             # one rule (its code or its name, ``heap-capture``)
     boxcheck rule BX101 BX103       # several, in the order given
-    boxcheck rule --all             # every rule, in catalogue order
+    boxcheck rule --all             # every rule, in code order
 
 The text is the rule's section of ``docs/rules.md``, printed from the
 catalogue inside the package, so it is there after ``pip install`` and is
@@ -15,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from ..diagnose.selection import known, rule_code
 from ..rules import PACKAGED_PAGE, RULES, Rule
 
 
@@ -29,13 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def find(name: str) -> Rule | None:
-    """A rule by its code, in any case, or by its name."""
-    wanted = name.strip()
-    return RULES.get(wanted.upper()) or next((rule for rule in RULES.values() if rule.name == wanted.lower()), None)
-
-
-def known() -> str:
-    return ", ".join(f"{rule.code} {rule.name}" for rule in RULES.values())
+    """A rule by its code, in any case, or by its name (as everywhere a rule is named: ``selection``)."""
+    try:
+        return RULES[rule_code(name)]
+    except ValueError:
+        return None
 
 
 def print_rules(names: Sequence[str], prog: str = "boxcheck rule") -> int:
