@@ -54,7 +54,7 @@ SUBCOMMANDS: dict[str, str] = {
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 EPILOG = """commands:
-  boxcheck rule CODE|--all        print a rule's documentation, or every rule's
+  boxcheck rule RULE|--all        print a rule's documentation, or every rule's (in code order)
   boxcheck graph FILE [-f NAME]   draw a file's closures and the storage of what they capture (Graphviz)
   boxcheck verify PATH...         check the //~ inline expectations of fixtures
   boxcheck lsp                    run the language server (LSP over standard input and output)
@@ -63,9 +63,10 @@ EPILOG = """commands:
 exit codes:
   0  no finding at or above --fail-on
   1  a finding at or above --fail-on
-  2  usage or I/O error: a bad option, a missing or unreadable path, a file named on the command line that
-     was skipped (binary, larger than --max-file-size), an internal error on a file; the other files are
-     still analyzed and reported
+  2  usage or I/O error: a bad option, a missing or unreadable path, a directory or glob with no file to
+     analyze, a file named on the command line that is not TypeScript or JavaScript or was skipped
+     (binary, larger than --max-file-size), an internal error on a file; the other files are still
+     analyzed and reported
 """
 
 
@@ -95,7 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "or ALL, comma-separated; repeatable; replaces the configuration's selection, and "
                              "turns on rules that are off by default")
     parser.add_argument("--ignore", type=rule_selectors, action="append", default=[], metavar="RULES",
-                        help="turn these rules off (as --select names them); applies after --select")
+                        help="turn these rules off (named as for --select; of the two, the more specific "
+                             "selector wins: --select BX101 --ignore BX1 runs BX101); repeatable")
     parser.add_argument("--severity", type=severity_override, action="append", default=[], metavar="RULE=LEVEL",
                         help="set a rule's severity (error, warning or warn, info, hint), which turns it on, or "
                              "turn it off; applies after --select and --ignore; repeatable")

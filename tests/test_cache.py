@@ -104,7 +104,8 @@ def test_only_the_changed_file_is_analyzed_again(project, analyzed):
 
 
 @pytest.mark.parametrize("variant", [
-    ("--policy", "legacy"), ("--severity", "BX101=error"), ("--severity", "BX101=off"),
+    ("--policy", "legacy"), ("--severity", "BX101=error"), ("--severity", "BX101=off"), ("--select", "BX003"),
+    ("--ignore", "heap-capture"),
 ], ids=" ".join)
 def test_every_option_that_changes_the_record_is_part_of_the_key(project, analyzed, variant):
     run("--jobs", "1", "src")
