@@ -48,7 +48,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def off_by_default(monkeypatch: pytest.MonkeyPatch) -> Rule:
     """BX107 as a rule that runs only when selected (as the catalogue may declare a rule)."""
-    rule = dataclasses.replace(RULES["BX107"], on_by_default=False)
+    rule = dataclasses.replace(RULES["BX107"], enabled=False)
     monkeypatch.setitem(RULES, "BX107", rule)
     selection.levels.cache_clear()
     yield rule
@@ -89,7 +89,7 @@ def test_a_selector_that_names_no_rule_is_an_error(text, message):
 
 
 def test_no_layer_means_every_rule_on_by_default_at_its_default_severity():
-    assert on([]) == {code: rule.severity.label for code, rule in RULES.items()}
+    assert on([]) == {code: rule.severity.label for code, rule in RULES.items() if rule.enabled}
     assert list(resolve([])) == sorted(RULES)
 
 
@@ -145,7 +145,37 @@ def test_shown_drops_a_rule_off_by_default_that_the_map_does_not_name(off_by_def
     assert diagnostics and all(d.rule is not off_by_default for d in diagnostics)  # made before the patch
     made = [dataclasses.replace(d, rule=off_by_default) for d in diagnostics]
     assert with_severities(made, {}) == []
-    assert with_severities(made, levels((layer(select=("BX1",)),))) == made
+    assert with_severities(made, levels((layer(ignore=("BX101",)),))) == []
+    assert [d.level for d in with_severities(made, levels((layer(select=("BX1",)),)))] == [Severity.HINT] * len(made)
+
+
+def test_the_real_catalogue_has_a_rule_off_by_default_that_select_turns_on():
+    off = [code for code, rule in RULES.items() if not rule.enabled]
+    assert off, "BX108 is off by default"
+    assert set(off).isdisjoint(on([])) and set(off) <= set(on([layer(select=("ALL",))]))
+    assert set(off) <= set(levels((layer(select=tuple(off)),)))
+
+
+WARNING_TIER = """
+export function search(nodeCount: number) {
+  const queue = new Uint32Array(nodeCount);
+  const enqueue = (n: number) => { queue[0] = n; };
+  enqueue(0);
+  return { next() { return 1; } };
+}
+"""
+
+
+def test_a_finding_keeps_the_severity_it_was_made_with_unless_a_level_is_set(tmp_path, monkeypatch):
+    """BX107 makes some findings at `warning` though the rule's default is `hint`: selecting the rule, or
+    leaving it alone, keeps that; a level set for it replaces it."""
+    monkeypatch.chdir(tmp_path)
+    Path("s.ts").write_text(WARNING_TIER)
+    assert RULES["BX107"].severity is Severity.HINT
+    assert found("s.ts") == (1, {"s.ts": ["warning[BX107]"]})
+    assert found("s.ts", "--select", "BX1") == (1, {"s.ts": ["warning[BX107]"]})
+    assert found("s.ts", "--severity", "BX107=info") == (0, {"s.ts": ["info[BX107]"]})
+    assert levels(()) == {} and "BX107" not in levels((layer(select=("BX1",)),))
 
 
 # -- the command line ----------------------------------------------------------------------------

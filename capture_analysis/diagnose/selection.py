@@ -22,9 +22,10 @@ turned the rule on: ``--select BX1`` does not undo the file's ``BX101 = "info"``
 
 ``levels`` is what ``shown`` applies: code -> level, or ``None`` for off,
 for the rules whose level a layer set, those turned off, and those off by
-default that a selection turned on; a rule the map does not name is at its
-default, and each of its findings keeps the severity it was made with (a
-rule may make some at a higher tier, as BX107 does).
+default that a selection turned on.  A rule the map does not name is as
+the catalogue says (on or off), and each of its findings keeps the
+severity it was made with (BX107 makes some at a higher tier than its
+default).
 """
 
 from __future__ import annotations
@@ -177,6 +178,8 @@ def levels(layers: tuple[RuleChanges, ...]) -> dict[str, Severity | None]:
     the cache (callers must not change the map)."""
     out: dict[str, Severity | None] = {}
     for code, setting in resolve(layers).items():
-        if setting.level is None or setting.level_by != DEFAULT or not RULES[code].enabled:
+        enabled = RULES[code].enabled
+        if (setting.level is None and enabled) or (setting.level is not None and
+                                                   (setting.level_by != DEFAULT or not enabled)):
             out[code] = setting.level
     return out
