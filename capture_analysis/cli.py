@@ -174,9 +174,12 @@ def docs_url(text: str) -> str:
 
 def rule_selectors(text: str) -> tuple[str, ...]:
     try:
-        return selection.selectors([text])
+        found = selection.selectors([text])
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from error
+    if not found:
+        raise argparse.ArgumentTypeError("expected rule codes, names or code prefixes, got nothing")
+    return found
 
 
 def severity_override(text: str) -> tuple[str, Severity | None]:

@@ -206,6 +206,7 @@ def test_rule_names_and_warn_wherever_a_code_and_a_level_are_taken(project):
     (("--ignore", "heap"), "argument --ignore: 'heap' is not a rule code (BX101)"),
     (("--severity", "heap=off"), "argument --severity: expected RULE=LEVEL"),
     (("--fail-on", "loud"), "argument --fail-on: invalid choice: 'loud'"),
+    (("--select", " , "), "argument --select: expected rule codes, names or code prefixes, got nothing"),
 ])
 def test_a_rule_option_that_names_no_rule_is_a_usage_error(project, args, message):
     with pytest.raises(SystemExit) as exit_info, redirect_stderr(io.StringIO()) as err:
@@ -321,6 +322,15 @@ def test_show_settings_names_the_source_of_each_value(project):
         assert f"{setting.ljust(35)} # {source}" in lines, setting
     assert '[[overrides]]                       # ' + config in lines
     assert 'severity = { BX101 = "error" }' in lines
+
+
+def test_show_settings_prints_the_retention_entries(project):
+    assert "# [retention]: no entries of the project's" in run("--show-settings")[1]
+    (project / "boxcheck.toml").write_text('[retention]\nkeeps = [".register"]\n')
+    _, out, _ = run("--show-settings")
+    assert "[retention]" in out.splitlines()
+    keeps = 'keeps = [".register"]'.ljust(35)
+    assert f"{keeps} # {project / 'boxcheck.toml'}" in out.splitlines()
 
 
 def test_show_settings_of_one_file_applies_its_overrides(project):

@@ -75,12 +75,21 @@ def show_settings(args: argparse.Namespace, settings: Config) -> int:
     for code, setting in settings.rules_for(file).items():
         level = "off" if setting.level is None else setting.level.label
         out.append(line(f"{code} = {toml(level)}", f"{RULES[code].name}: {setting.why()}"))
+    out.extend(["", *retention(settings)])
     for override in settings.overrides:
         applied = file is not None and override in settings.overrides_for(file)
         out.extend(["", line("[[overrides]]", f"{settings.path}" + (f": applied above, to {file}" if applied else ""))])
         out.extend(override_lines(override))
     print("\n".join(out))
     return 0
+
+
+def retention(settings: Config) -> list[str]:
+    """``[retention]``: the project's entries, on top of the lists shipped with boxcheck."""
+    if not (settings.run_and_drop or settings.keeps):
+        return ["# [retention]: no entries of the project's; the lists shipped with boxcheck (default)"]
+    return ["[retention]", line(f"run-and-drop = {toml(settings.run_and_drop)}", str(settings.path)),
+            line(f"keeps = {toml(settings.keeps)}", str(settings.path))]
 
 
 def docs_url(args: argparse.Namespace, settings: Config) -> str:
