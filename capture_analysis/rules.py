@@ -7,7 +7,9 @@ is not obvious from the example.  Two pages are generated from here
 them in step: ``docs/rules.md`` for the source tree, and
 ``capture_analysis/docs/rules.html``, which every installed copy has, so
 that the links of LSP and SARIF diagnostics resolve after ``pip install``.
-New rules go at the end, with a new code.
+New rules go at the end, with a new code, so that the catalogue is in code order.
+A rule that is off by default (``enabled=False``) runs only where a
+selection names it (``diagnose/selection``).
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ class Rule:
     example: str
     #: Markdown; empty when the example's comments say enough.
     fix: str = ""
-    #: off unless selected (a severity configured for it, ``--severity CODE=LEVEL``): a rule for one engine.
+    #: off unless selected (``--select``, ``select``, a severity configured for it; ``diagnose/selection``):
+    #: a rule for one engine.
     enabled: bool = True
 
     @property
@@ -120,21 +123,6 @@ function f(src: string) {
 // Fix: pass what the code needs explicitly, e.g. `new Function("x", src)(x)`.
 """)
 
-UNSUPPORTED_TYPE_SYNTAX = _rule(
-    "BX004", "unsupported-type-syntax", Severity.HINT,
-    "The parser could not read a piece of type syntax; the run-time code around it is analyzed normally.",
-    "Reports an ERROR or MISSING node of the parse that no repair explains and that lies entirely inside "
-    "type syntax (type parameters, annotations, type aliases, interfaces, signatures). Types have no "
-    "run-time effect, so no function around the damage is made conservative. The text output shows the "
-    "first of a file's BX004 findings with the count of the others; `--format json` and the editor (at "
-    "hint severity) show every one.",
-    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them. "
-    "The constructs tree-sitter-typescript 0.23 is known to reject are repaired before they get this far "
-    "(docs/parsing.md); one that still does is worth reporting.",
-    """
-type Check = (unknown: number) => void;   // BX004: a parameter named `unknown` in a function type
-""")
-
 UNUSED_SUPPRESSION = _rule(
     "BX003", "unused-suppression", Severity.WARNING,
     "A suppression comment suppresses nothing, or names a code that does not exist.",
@@ -152,6 +140,21 @@ function counter() {
   return () => (n += step);
 }
 // Fix: delete the comment on the `step` line.
+""")
+
+UNSUPPORTED_TYPE_SYNTAX = _rule(
+    "BX004", "unsupported-type-syntax", Severity.HINT,
+    "The parser could not read a piece of type syntax; the run-time code around it is analyzed normally.",
+    "Reports an ERROR or MISSING node of the parse that no repair explains and that lies entirely inside "
+    "type syntax (type parameters, annotations, type aliases, interfaces, signatures). Types have no "
+    "run-time effect, so no function around the damage is made conservative. The text output shows the "
+    "first of a file's BX004 findings with the count of the others; `--format json` and the editor (at "
+    "hint severity) show every one.",
+    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them. "
+    "The constructs tree-sitter-typescript 0.23 is known to reject are repaired before they get this far "
+    "(docs/parsing.md); one that still does is worth reporting.",
+    """
+type Check = (unknown: number) => void;   // BX004: a parameter named `unknown` in a function type
 """)
 
 HEAP_CAPTURE = _rule(

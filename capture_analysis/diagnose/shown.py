@@ -1,8 +1,10 @@
 """The last stage of a file's analysis: what is shown of its findings.
 
 The suppression comments of the file (``suppressions``) drop what they
-cover and report what they cover for nothing (BX003); then the project's
-configured severities change a rule's level or turn it off.  The command
+cover and report what they cover for nothing (BX003); then the rules the
+run selects and their levels (``selection``: the catalogue's defaults, the
+configuration, the command line, per-file overrides) change a finding's
+level or drop it.  The command
 line and the language server both finish an analysis here, so an editor
 shows what CI reports.
 """

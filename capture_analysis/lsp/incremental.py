@@ -81,7 +81,7 @@ def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
     """What the command line makes of this file, from the parse given: its ``shown`` diagnostics are what it
     prints (but for a file the configuration excludes, which it does not analyze)."""
     config = settings.config
-    return Analyzer(POLICIES[settings.policy], config.severity, decide_bound,
+    return Analyzer(POLICIES[settings.policy], config.severities_for(parsed.path), decide_bound,
                     configured(config.run_and_drop, config.keeps)).parsed(parsed)
 
 
