@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import __version__
 from . import config as configuration
-from .batch import gc_tuning
+from .batch import adoption, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
@@ -117,6 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--shard", type=shard_spec, default=None, metavar="K/N",
                         help="analyze only the K-th of N disjoint parts of the files (by a hash of each path), "
                              "to split a run across the machines of a CI matrix")
+    adoption.add_options(parser)
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
 
@@ -257,7 +258,14 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
     task = FileTask.of(args.format, options, settings, args.max_file_size)
+    try:
+        narrowing = adoption.Adoption.of(args, task.severities)
+    except adoption.AdoptionError as error:
+        print(f"boxcheck: {error}", file=sys.stderr)
+        return 2
     for outcome in file_outcomes(args, paths, task, settings):
+        if narrowing is not None:
+            outcome = narrowing.narrow(outcome)
         if isinstance(outcome, Failed):
             print(f"boxcheck: {outcome.path}: {outcome.message}", file=sys.stderr)
             io_errors += outcome.is_error or outcome.path in named
@@ -267,6 +275,8 @@ def run(args: argparse.Namespace, explain_chains: bool, settings: configuration.
         totals.count(outcome.counts)
         failed = failed or (fail_on is not None and any(level >= fail_on for level in outcome.counts.levels))
         reporter.add(reporter.render(outcome.record))
+    if narrowing is not None and not narrowing.finish(totals):
+        io_errors += 1
     reporter.finish(totals)
     if io_errors:
         return 2

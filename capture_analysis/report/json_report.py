@@ -26,18 +26,17 @@ def error_file_json(path: str, message: str) -> dict[str, Any]:
 
 def document(policy: str, files: Any, count: int, totals: Totals) -> dict[str, Any]:
     """The document around its ``files``; the summary adds up what the totals counted."""
-    return {
-        "schema": SCHEMA,
-        "policy": policy,
-        "files": files,
-        "summary": {
-            "files": count,
-            "functions": totals.functions,
-            "per_call": totals.per_call,
-            "per_iteration": totals.per_iteration,
-            "once": totals.once,
-        },
+    summary = {
+        "files": count,
+        "functions": totals.functions,
+        "per_call": totals.per_call,
+        "per_iteration": totals.per_iteration,
+        "once": totals.once,
     }
+    left_out = {"baselined": totals.baselined, "baseline_unmatched": totals.baseline_unmatched,
+                "unchanged": totals.unchanged}
+    summary.update({name: value for name, value in left_out.items() if value is not None})
+    return {"schema": SCHEMA, "policy": policy, "files": files, "summary": summary}
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,11 @@ class Totals:
     once: int = 0
     unreadable: int = 0
     by_severity: dict[Severity, int] = field(default_factory=lambda: dict.fromkeys(Severity, 0))
+    #: ``--baseline`` (``batch/adoption``): the findings it recorded, left out; those it recorded and the run no
+    #: longer finds.  ``--since``: the findings that stand on no changed line, left out.  ``None``: not asked.
+    baselined: int | None = None
+    baseline_unmatched: int | None = None
+    unchanged: int | None = None
 
     def add(self, analysis: FileAnalysis, shown: list[Diagnostic]) -> None:
         self.count(FileCounts.of(analysis, shown))
