@@ -23,7 +23,7 @@ from typing import TextIO
 
 from . import __version__
 from . import config as configuration
-from .batch import gc_tuning
+from .batch import adoption, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect, unsupported
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
@@ -137,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="analyze only the K-th of N disjoint parts of the files (by a hash of each path), "
                              "to split a run across the machines of a CI matrix")
     report_options.add_options(parser)
+    adoption.add_options(parser)
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
 
@@ -320,12 +321,19 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
     task = FileTask.of(args.format, options, settings, args.max_file_size)
+    try:
+        narrowing = adoption.Adoption.of(args, tuple(settings.severities_for(None).items()))
+    except adoption.AdoptionError as error:
+        print(f"boxcheck: {error}", file=sys.stderr)
+        return 2
     progress = progress_for(sys.stderr, out, len(paths), quiet=args.quiet, environ=os.environ)
     reporter = FORMATS[args.format](progress.guard(out), options)
     errors = progress.guard(sys.stderr)
     with progress:
         for outcome in file_outcomes(args, paths, task, settings):
             progress.advance()
+            if narrowing is not None:
+                outcome = narrowing.narrow(outcome)
             if isinstance(outcome, Failed):
                 print(f"boxcheck: {outcome.path}: {outcome.message}", file=errors)
                 io_errors += outcome.is_error or outcome.path in named
@@ -334,6 +342,8 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
                 continue
             totals.count(outcome.counts, outcome.record)
             reporter.add(reporter.render(outcome.record))
+    if narrowing is not None and not narrowing.finish(totals):
+        io_errors += 1
     reporter.finish(totals)
     over = report_options.over_budget(totals, args.max_warnings)
     if over is not None:

@@ -45,7 +45,7 @@ from typing import Any, TypedDict
 
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, policies_json, render_table
-from ..diagnose import Diagnostic
+from ..diagnose import Diagnostic, footprint
 from ..model import Closure
 from ..results import FunctionReport, Retention
 from ..rules import Severity
@@ -71,6 +71,10 @@ class DiagnosticRecord(TypedDict, total=False):
     frame: Frame
     #: ``[label, meaning, frame, text]`` of each step of the chain ``--explain`` prints.
     evidence: list[list[Any]]
+    #: the functions around the finding, outermost first (``diagnose.footprint``): part of a baseline's key.
+    enclosing: str
+    #: the 1-based lines the finding's evidence touches, sorted (``diagnose.footprint``), for ``--since``.
+    lines: list[int]
 
 
 class FileRecord(TypedDict):
@@ -129,6 +133,8 @@ def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Dia
         out["evidence"] = [[evidence.label(step), evidence.meaning(subject, index),
                             frame(source, step.offset, token_end(source, step.offset)), step.text]
                            for index, step in enumerate(steps)]
+    out["enclosing"] = footprint.enclosing(analysis.model, diagnostic)
+    out["lines"] = source.lines_of(footprint.touched(diagnostic))
     return out
 
 

@@ -33,20 +33,19 @@ def document(policy: str, files: Any, count: int, totals: Totals) -> dict[str, A
     for (code, name, _), found in sorted(totals.by_rule.items()):
         counted = by_rule.setdefault(code, {"rule": name, "count": 0})
         counted["count"] += found
-    return {
-        "schema": SCHEMA,
-        "policy": policy,
-        "files": files,
-        "summary": {
-            "files": count,
-            "functions": totals.functions,
-            "per_call": totals.per_call,
-            "per_iteration": totals.per_iteration,
-            "once": totals.once,
-            "by_severity": {level.label: totals.by_severity[level] for level in SEVERITIES},
-            "by_rule": by_rule,
-        },
+    summary = {
+        "files": count,
+        "functions": totals.functions,
+        "per_call": totals.per_call,
+        "per_iteration": totals.per_iteration,
+        "once": totals.once,
+        "by_severity": {level.label: totals.by_severity[level] for level in SEVERITIES},
+        "by_rule": by_rule,
     }
+    left_out = {"baselined": totals.baselined, "baseline_unmatched": totals.baseline_unmatched,
+                "unchanged": totals.unchanged}
+    summary.update({name: value for name, value in left_out.items() if value is not None})
+    return {"schema": SCHEMA, "policy": policy, "files": files, "summary": summary}
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,11 @@ class Totals:
     compared: list[list[int]] = field(default_factory=list)
     #: ``--compare``: the files where nothing allocates under any of the policies.
     unallocating: int = 0
+    #: ``--baseline`` (``batch/adoption``): the findings it recorded, left out; those it recorded and the run no
+    #: longer finds.  ``--since``: the findings that stand on no changed line, left out.  ``None``: not asked.
+    baselined: int | None = None
+    baseline_unmatched: int | None = None
+    unchanged: int | None = None
 
     def count(self, counts: FileCounts, record: FileRecord) -> None:
         self.files += 1

@@ -116,6 +116,10 @@ def totals_line(totals: Totals) -> str:
              if counts[level] or level >= Severity.WARNING]
     if totals.unreadable:
         parts.append(f"{totals.unreadable} not analyzed")
+    if totals.baselined:
+        parts.append(f"{totals.baselined} in the baseline")
+    if totals.unchanged:
+        parts.append(f"{totals.unchanged} in unchanged code")
     files = totals.files
     return (f"{plural(files, 'file')}, {plural(totals.functions, 'function')}: "
             f"{plural(totals.per_call, 'allocation')} per call, {totals.per_iteration} per iteration"
