@@ -110,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "comes from, then exit")
     parser.add_argument("--stdin-filename", metavar="PATH",
                         help="analyze standard input, reported as PATH (for editors); give no other PATH, or '-'")
+    parser.add_argument("--show-hints", action="store_true",
+                        help="text: print hints too; they are hidden by default (as tsc leaves its suggestions to "
+                             "editors, which show them) and counted in the totals, and --fail-on hint shows them")
     parser.add_argument("--quiet", "-q", action="store_true",
                         help="text: print only the diagnostic lines, without source, summaries or totals")
     parser.add_argument("--color", choices=COLOR_CHOICES, default="auto",
@@ -226,11 +229,11 @@ def dispatch(argv: Sequence[str] | None) -> int:
             print("boxcheck: error: standard input ('-' or --stdin-filename) is analyzed alone; give no other PATH",
                   file=sys.stderr)
             return 2
-        args.stdin_filename = args.stdin_filename or STDIN_NAME
-        args.paths = []
-        if (refused := unsupported(args.stdin_filename)) is not None:
+        if args.stdin_filename is not None and (refused := unsupported(args.stdin_filename)) is not None:
             print(f"boxcheck: {args.stdin_filename}: {refused}", file=sys.stderr)
             return 2
+        args.stdin_filename = args.stdin_filename or STDIN_NAME
+        args.paths = []
     elif not args.paths:
         args.paths = [os.curdir]  # as ESLint and ruff do
     refused = report_options.refusal(args)
@@ -304,7 +307,8 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     color = report_options.colored(args, out, os.environ)
     docs_url = args.docs_url if args.format in ("lsp", "sarif") else None
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare,
-                         color=color, docs_url=docs_url, statistics=args.statistics)
+                         color=color, docs_url=docs_url, statistics=args.statistics,
+                         show_hints=args.show_hints or args.fail_on == "hint")
     if args.explained is not None and args.format == "text":
         explain_rule(args.explained, out)  # the rule's documentation, then its findings
         print(file=out)

@@ -29,6 +29,9 @@ class RunOptions:
     docs_url: str | None = None
     #: text: the overview (counts by rule, the files with the most findings) instead of the files' findings.
     statistics: bool = False
+    #: text: print the hints too (the command line hides them unless ``--show-hints`` or ``--fail-on hint``, as
+    #: ``tsc`` leaves its suggestions to editors); they are counted either way.
+    show_hints: bool = True
 
 
 #: One file's share of a report, as the format renders it from the file's record; ``add`` takes it in order.

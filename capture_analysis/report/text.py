@@ -27,6 +27,7 @@ from .statistics import statistics
 from .style import PLAIN, Style
 
 UNSUPPORTED = rules.UNSUPPORTED_TYPE_SYNTAX.code
+HINT = Severity.HINT.label
 
 
 def frame(at: Frame, *, width: int = 0, style: Style = PLAIN, caret: Callable[[str], str] | None = None,
@@ -63,11 +64,12 @@ def render_diagnostic(path: str, diagnostic: DiagnosticRecord, *, show_source: b
 
 
 def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = False,
-                style: Style = PLAIN) -> list[str]:
+                style: Style = PLAIN, show_hints: bool = True) -> list[str]:
     out: list[str] = []
     path = record["path"]
     for diagnostic in type_notes_once(record["diagnostics"]):
-        out.extend(render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style))
+        if show_hints or diagnostic["json"]["severity"] != HINT:
+            out.extend(render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style))
     if quiet:
         return out
     functions = lines(record["functions"]) if record["allocating"] else []
@@ -107,13 +109,15 @@ def type_notes_once(diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecor
     return [summary if d is first else d for d in diagnostics if d is first or d["json"]["code"] != UNSUPPORTED]
 
 
-def totals_line(totals: Totals) -> str:
+def totals_line(totals: Totals, hints_hidden: bool = False) -> str:
     """The last line of a run: its files, functions and allocations, and its findings named by severity as
     the diagnostic lines name them (``error``, ``warning``, ``info``, ``hint``); infos and hints only when
-    there are any."""
+    there are any, and hidden hints said to be hidden, with the option that shows them."""
     counts = totals.by_severity
     parts = [plural(counts[level], level.label) for level in SEVERITIES
              if counts[level] or level >= Severity.WARNING]
+    if hints_hidden and counts[Severity.HINT]:
+        parts[-1] += " (not shown; --show-hints shows them)"
     if totals.unreadable:
         parts.append(f"{totals.unreadable} not analyzed")
     if totals.baselined:
@@ -137,7 +141,8 @@ class TextReporter(Reporter):
     def render(self, record: FileRecord) -> str:
         if self.options.statistics:
             return ""
-        lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style)
+        lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style,
+                            show_hints=self.options.show_hints)
         if not self.options.quiet:
             lines.extend(record["table"])
         return "\n".join(lines) + "\n" if lines else ""
@@ -152,5 +157,5 @@ class TextReporter(Reporter):
         if self.options.compare:
             lines.extend(headline(self.options.compare, totals.compared or [[0, 0, 0]] * len(self.options.compare),
                                   totals.files, totals.unallocating, listed=not self.options.statistics))
-        lines.append(totals_line(totals))
+        lines.append(totals_line(totals, hints_hidden=not self.options.show_hints and not self.options.statistics))
         self.out.write("\n".join(lines) + "\n")

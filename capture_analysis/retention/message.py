@@ -65,7 +65,8 @@ def escaping_words(closure: Closure, source: SourceFile, lifetimes: Lifetimes) -
         return label
     last = chain[-1]
     hops = [f"{fate.why} at {source.position(fate.offset)}" if fate.why.startswith("passed to") else fate.why
-            for fate in chain[:-1] if fate.why.startswith(("stored in", "assigned to", "added with", "passed to"))]
+            for fate in chain[:-1] if fate.why.startswith(("stored in", "assigned to", "added with", "passed to"))
+            and not (isinstance(fate.next, Binding) and fate.next.init_closure is closure)]  # not its own name
     through = f"{', '.join(hops)}, then " if hops else ""
     return f"{label} ({through}{last.why} at {source.position(last.offset)})"
 
