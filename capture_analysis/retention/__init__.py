@@ -95,7 +95,7 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
         return []
     reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
     used = used_by_durable_code(model, candidates, lifetimes, reach, nested, wanted)
-    found = Found(candidates, shapes)
+    found = Found(candidates, shapes, lifetimes)
     for closure, left_over in left:
         left_over &= ~used & ~found.dead
         if left_over:
@@ -105,12 +105,13 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
 
 
 class Found:
-    """The retaining closures of each binding; a binding cleared before the function ends is looked at once,
-    then masked."""
+    """The retaining closures of each binding; a binding cleared before the function ends, or whose object the
+    function returns, is looked at once, then masked."""
 
-    def __init__(self, candidates: Candidates, shapes: ValueShapes):
+    def __init__(self, candidates: Candidates, shapes: ValueShapes, lifetimes: Lifetimes):
         self.candidates = candidates
         self.shapes = shapes
+        self.lifetimes = lifetimes
         self.dead = 0
         self.retainers: dict[Binding, list[Closure]] = {}
 
@@ -121,7 +122,7 @@ class Found:
             left_over ^= low
             binding = bindings[low.bit_length() - 1]
             if binding not in self.retainers:
-                if self.shapes.clearing_write(binding) is not None:
+                if self.shapes.clearing_write(binding) is not None or self.lifetimes.returned(binding):
                     self.dead |= low
                     continue
                 self.retainers[binding] = []

@@ -36,7 +36,7 @@ from ..escape import ESCAPE, EscapeGraph, FlowNode, flow_target, reference_edges
 from ..model import Binding, BindingKind, Closure, FileModel, Reference, UseKind
 from ..parsing import ParsedFile
 from .callees import Callees
-from .sites import THIS, Into, Judgement, Seed, Sites
+from .sites import RETURNED, THIS, Into, Judgement, Seed, Sites
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +97,16 @@ class Lifetimes:
                     seen.add(target)
                     work.append(target)
         return False, capturers
+
+    def returned(self, binding: Binding) -> bool:
+        """The function's own code returns the binding's value: the caller holds the object for as long as it
+        keeps the result, and a closure that holds it too keeps nothing the caller does not."""
+        for ref in binding.references:
+            if ref.is_read and ref.closure is binding.closure and ref.use.kind is UseKind.ESCAPE:
+                judged = self.sites.judge(self.file.node_at(ref.start, ref.end), False, ref.use.why)
+                if isinstance(judged, Seed) and judged.why == RETURNED:
+                    return True
+        return False
 
     def stores_into(self, closure: Closure, binding: Binding) -> bool:
         """Whether the closure's value may be stored into ``binding`` (itself, or through what holds it)."""

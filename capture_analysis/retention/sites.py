@@ -71,6 +71,7 @@ class Into:
 #: the judgement of one escape site: durable, run and dropped (``None``), or into bindings.
 Judgement = Seed | Into | None
 THIS = "this"
+RETURNED = "returned"
 
 
 class Sites:
@@ -145,7 +146,7 @@ class Sites:
                     return Seed(node.start_byte, why)
                 return self.passed(call, child, is_async, node.start_byte, why)
             elif kind in ("return_statement", "arrow_function"):
-                return Seed(node.start_byte, "returned")
+                return Seed(node.start_byte, RETURNED)
             else:
                 return Seed(node.start_byte, why)
             child, parent = parent, parent.parent
