@@ -18,21 +18,26 @@ from .source import SourceFile
 SHOWN = 4
 
 
+def kind_words(closure: Closure) -> str:
+    """``arrow``, ``function expression``, ``field initializer``: the kind in words (JSON keeps the token)."""
+    return closure.kind.value.replace("-", " ")
+
+
 def closure_label(source: SourceFile, closure: Closure) -> str:
     """`` `f` ``, or ``the arrow at 12:5``."""
     if closure.name:
         return f"`{closure.name}`"
-    return f"the {closure.kind.value} at {source.position(closure.start)}"
+    return f"the {kind_words(closure)} at {source.position(closure.start)}"
 
 
 def closure_name(closure: Closure) -> str:
     """`` `f` ``, or ``the arrow``: where the position is given beside it, or a location points at it."""
-    return f"`{closure.name}`" if closure.name else f"the {closure.kind.value}"
+    return f"`{closure.name}`" if closure.name else f"the {kind_words(closure)}"
 
 
 def closure_subject(closure: Closure) -> str:
     """`` `f` ``, or ``this arrow``: the subject of a diagnostic placed on the closure itself."""
-    return f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"
+    return f"`{closure.name}`" if closure.name else f"this {kind_words(closure)}"
 
 
 def closure_row(source: SourceFile, closure: Closure) -> str:

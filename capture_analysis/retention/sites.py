@@ -215,7 +215,8 @@ class Sites:
         return names, receiver
 
     def namespace(self, receiver: Node) -> bool:
-        """``Effect`` of ``Effect.map``: an import, a namespace, a class or a capitalized global, not an array."""
+        """``Effect`` of ``Effect.map``: an import, a namespace, a class or a capitalized name (but not an all-caps
+        constant), not an array."""
         receiver = unwrap(receiver)
         if receiver.type != "identifier":
             return False
@@ -224,7 +225,8 @@ class Sites:
         if binding is not None and binding.kind in (BindingKind.IMPORT, BindingKind.NAMESPACE, BindingKind.CLASS_NAME,
                                                     BindingKind.ENUM):
             return True
-        return self.text(receiver)[:1].isupper()
+        name = self.text(receiver)
+        return name[:1].isupper() and not name.isupper()  # `Effect`, not `HELPERS` (a constant, often an array)
 
     def receiver_kept(self, call: Node, node: Node) -> bool:
         """Whether a method call on the value may keep it: not when the method only reads its receiver, runs and
