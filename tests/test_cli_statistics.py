@@ -77,9 +77,11 @@ def test_statistics_replace_the_findings_with_counts_by_rule_and_the_top_files(p
 def test_statistics_print_with_quiet_which_alone_prints_only_the_diagnostic_lines(project):
     _, statistics, _ = run("--statistics", "two.ts", "hint.ts")
     _, quiet_statistics, _ = run("-q", "--statistics", "two.ts", "hint.ts")
-    _, quiet, _ = run("-q", "two.ts", "hint.ts")
+    _, quiet, _ = run("-q", "--show-hints", "two.ts", "hint.ts")
     assert quiet_statistics == statistics
     assert len(DIAGNOSTIC_LINE.findall(quiet)) == len(quiet.splitlines()) == 3
+    _, hidden, _ = run("-q", "two.ts", "hint.ts")  # hints are counted, printed only when asked
+    assert len(DIAGNOSTIC_LINE.findall(hidden)) == len(hidden.splitlines()) == 2
 
 
 def test_statistics_count_what_is_shown_not_what_is_suppressed_or_turned_off(project):
@@ -161,11 +163,13 @@ def test_json_summary_of_a_clean_run_has_zero_counts(project):
 
 def test_the_totals_line_names_severities_as_the_lines_do_and_counts_in_correct_plurals(project):
     Path("info.ts").write_text(TWO_WARNINGS, encoding="utf-8")
-    _, out, _ = run("--severity", "BX101=info", "info.ts", "hint.ts")
+    _, out, _ = run("--show-hints", "--severity", "BX101=info", "info.ts", "hint.ts")
     labels = {match.group(1) for match in DIAGNOSTIC_LINE.finditer(out)}
     assert labels == {"info", "hint"}
     assert out.splitlines()[-1] == ("2 files, 6 functions: 1 allocation per call, 0 per iteration; 0 errors, "
                                     "0 warnings, 2 infos, 1 hint")
+    _, out, _ = run("--severity", "BX101=info", "info.ts", "hint.ts")
+    assert out.splitlines()[-1].endswith("2 infos, 1 hint (not shown; --show-hints shows them)")
     _, one, _ = run("clean.ts")
     assert one.splitlines()[-1].startswith("1 file, 1 function: 0 allocations per call")
 
