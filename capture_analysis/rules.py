@@ -350,7 +350,8 @@ CATCH_PARAMETER_RETENTION = _rule(
     "Reports a named catch parameter that nothing refers to when a closure created in the `catch` block "
     "outlives the call: V8 gives every named catch parameter a slot in the block's context, so the closure "
     "keeps the exception (and its stack trace) alive. JavaScriptCore and SpiderMonkey do not (measured), so "
-    "the rule is off by default; select it (`--select BX108`, `select`/`[severity]` in `boxcheck.toml`) where V8 matters.",
+    "the rule is off by default; select it (`--select BX108`, `select`/`[severity]` in `boxcheck.toml`) where V8 "
+    "matters.",
     "An exception object holds its message, its stack trace string and whatever the code attached to it; a "
     "listener or callback registered in the `catch` block keeps it for as long as it lives.",
     """
