@@ -37,7 +37,7 @@ test: install
 
 # ruff's lint rules and mypy, both configured in pyproject.toml (mypy checks the package: `files` there).
 lint: install
-	$(VENV_PYTHON) -m ruff check capture_analysis tests benchmarks .ci
+	$(VENV_PYTHON) -m ruff check capture_analysis tests benchmarks .ci setup.py
 	$(VENV_PYTHON) -m mypy
 
 # Regenerate the committed JSON output of the examples after an intended change.

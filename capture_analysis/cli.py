@@ -124,8 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "alone; with a rule and no PATH: the documentation only (as `boxcheck rule`)")
     parser.add_argument("--docs-url", type=docs_url, metavar="URL",
                         help="lsp, sarif: the rules page that each diagnostic links to, a copy of docs/rules.md or "
-                             "of the HTML page inside the package (default: the configuration's docs-url, else "
-                             "that page, as a file:// URI)")
+                             "of the HTML page inside the package (default: the configuration's docs-url; else "
+                             "lsp links to that page as a file:// URI, and sarif, read elsewhere, has no link)")
     parser.add_argument("--max-file-size", type=size_in_bytes, default=DEFAULT_MAX_BYTES, metavar="BYTES",
                         help="skip files larger than this, with a message (default: 20M; accepts K and M suffixes)")
     parser.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",

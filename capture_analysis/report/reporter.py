@@ -25,7 +25,8 @@ class RunOptions:
     compare: tuple[str, ...] = ()
     #: text: ANSI colour (``report.style``), decided once per run from ``--color``, the environment and the terminal.
     color: bool = False
-    #: lsp, sarif: the page each rule links to (``--docs-url``, ``docs-url``); ``None``: the page in the package.
+    #: lsp, sarif: the page each rule links to (``--docs-url``, ``docs-url``); ``None``: lsp links to the page in
+    #: the package, sarif (read on another machine) to none.
     docs_url: str | None = None
     #: text: the overview (counts by rule, the files with the most findings) instead of the files' findings.
     statistics: bool = False
