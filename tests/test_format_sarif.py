@@ -74,12 +74,16 @@ def test_driver_rules_are_the_catalogue_and_results_index_them(monkeypatch):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
 
 
-def test_help_is_the_rule_s_documentation_as_markdown_and_as_plain_text(monkeypatch):
-    """``help.text`` is for viewers without Markdown: the same words, with no markup left."""
+def test_help_and_descriptions_are_plain_text_beside_their_markdown(monkeypatch):
+    """``text`` is for viewers without Markdown: the same words, with no markup left."""
     rules = sarif(monkeypatch, "examples/factories.ts")["runs"][0]["tool"]["driver"]["rules"]
     for descriptor in rules:
+        rule = RULES[descriptor["id"]]
+        for field, source in (("shortDescription", rule.summary), ("fullDescription", rule.what)):
+            assert descriptor[field]["markdown"] == source
+            assert descriptor[field]["text"] == source.replace("`", "")
         markdown, text = descriptor["help"]["markdown"], descriptor["help"]["text"]
-        assert markdown == RULES[descriptor["id"]].doc()
+        assert markdown == rule.doc()
         example = markdown.split("```ts\n")[1].split("\n```")[0]
         assert "\n".join(f"    {line}".rstrip() for line in example.split("\n")) in text
         prose = "\n".join(line for line in text.split("\n") if not line.startswith("    "))

@@ -48,7 +48,8 @@ def physical_location(path: str, span: list[int]) -> dict[str, Any]:
 
 
 def rule_descriptor(rule: Rule, docs_url: str | None = None) -> dict[str, Any]:
-    """The whole documentation rides along in ``help`` (code scanning shows it), as Markdown and as plain text.
+    """The whole documentation rides along in ``help`` (code scanning shows it); each text is plain, with its
+    Markdown beside it.
 
     ``helpUri`` only with a ``docs-url`` that is not a ``file:`` URL: a log is read on another machine (a code
     scanning service), where the page inside the package that wrote it is no link at all.
@@ -56,8 +57,8 @@ def rule_descriptor(rule: Rule, docs_url: str | None = None) -> dict[str, Any]:
     descriptor: dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.what},
+        "shortDescription": {"text": CODE_SPAN.sub(r"\1", rule.summary), "markdown": rule.summary},
+        "fullDescription": {"text": CODE_SPAN.sub(r"\1", rule.what), "markdown": rule.what},
     }
     if docs_url is not None and urlsplit(docs_url).scheme != "file":
         descriptor["helpUri"] = rule.href(docs_url)
