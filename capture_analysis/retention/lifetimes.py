@@ -21,15 +21,17 @@ own use, each escaping read of a binding that may hold one) is judged (``sites``
 
 A node is durable when it can reach a seed through the graph's edges (the
 copies between bindings, the bindings' capturing closures) and the *into*
-edges: one backward search from the seeds, so a file costs linear time.
-``long_lived`` marks what reaches the seeds that keep it for the program's
-life (``this``, module state, a listener, an interval): the evidence that
-makes a finding a warning.
+edges.  Each question is a breadth-first search, memoized both ways (the
+way to a seed for what is durable, everything a fruitless search reached
+for what is not), and a node's sites are judged the first time a search
+reaches it: most escaping closures of a file are never asked about.
+``long_lived`` asks whether the value may reach a seed that keeps it for the
+program's life (``this``, module state, a listener, an interval): the
+evidence that makes a finding a warning.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 
 from ..escape import ESCAPE, EscapeGraph, FlowNode, flow_target, reference_edges
@@ -49,28 +51,62 @@ class Fate:
 
 
 class Lifetimes:
-    """The durable closures and bindings of one file (built on first question)."""
+    """The durable closures and bindings of one file, searched as questions ask (each node's edges and its
+    sites' judgements made once, on first use)."""
 
     def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph, callees: Callees):
         self.model = model
         self.file = file
         self.graph = graph
         self.sites = Sites(model, file, callees)
-        self.edges: dict[FlowNode, list[tuple[FlowNode, int, str]]] = {}
+        self._edges: dict[FlowNode, list[tuple[FlowNode, int, str]]] = {}
         self.seeds: dict[FlowNode, Seed] = {}
         self.fates: dict[FlowNode, Fate] = {}
-        self.long_lived: set[FlowNode] = set()
-        self._explore()
-        self._solve()
+        #: nodes a complete search found no seed from (so neither can anything it reached).
+        self.passing: set[FlowNode] = set()
 
     # -- the questions -----------------------------------------------------------------------------------
 
     def durable(self, node: FlowNode) -> bool:
-        return node in self.fates
+        """A breadth-first search from ``node`` to the nearest seed (or to a node known durable), which leaves the
+        way in ``fates``; a search that finds none marks everything it reached as not durable."""
+        if node in self.fates:
+            return True
+        if node in self.passing or (isinstance(node, Closure) and not self.graph.escapes(node)):
+            return False  # a closure that does not escape at all reaches no durable site
+        came: dict[FlowNode, tuple[FlowNode, int, str] | None] = {node: None}
+        frontier = [node]
+        while frontier:
+            following = []
+            for current in frontier:
+                edges = self.edges(current)
+                if current in self.seeds or current in self.fates:
+                    self._record(current, came)
+                    return True
+                for target, offset, why in edges:
+                    if target not in came and target not in self.passing:
+                        came[target] = (current, offset, why)
+                        following.append(target)
+            frontier = following
+        self.passing.update(came)
+        return False
+
+    def _record(self, found: FlowNode, came: dict[FlowNode, tuple[FlowNode, int, str] | None]) -> None:
+        if found not in self.fates:
+            seed = self.seeds[found]
+            self.fates[found] = Fate(None, seed.offset, seed.why)
+        step = came[found]
+        node = found
+        while step is not None:
+            previous, offset, why = step
+            self.fates[previous] = Fate(node, offset, why)
+            node, step = previous, came[previous]
 
     def chain(self, node: FlowNode) -> list[Fate]:
         """The way from ``node`` to its seed, one hop per step (empty when it is not durable)."""
-        steps = []
+        steps: list[Fate] = []
+        if not self.durable(node):
+            return steps
         while node in self.fates:
             fate = self.fates[node]
             steps.append(fate)
@@ -78,6 +114,23 @@ class Lifetimes:
                 break
             node = fate.next
         return steps
+
+    def long_lived(self, node: FlowNode) -> bool:
+        """Whether the value may reach a seed that keeps it for the program's life (``this``, module state, a
+        listener or an interval never removed)."""
+        seen: set[FlowNode] = {node}
+        work: list[FlowNode] = [node]
+        while work:
+            current = work.pop()
+            edges = self.edges(current)
+            seed = self.seeds.get(current)
+            if seed is not None and seed.long_lived:
+                return True
+            for target, _, _ in edges:
+                if target not in seen:
+                    seen.add(target)
+                    work.append(target)
+        return False
 
     def alone(self, closure: Closure) -> tuple[bool, list[Closure]]:
         """Whether the closure reaches a seed without being captured by another closure, and else the durable
@@ -87,9 +140,10 @@ class Lifetimes:
         capturers: list[Closure] = []
         while work:
             node = work.pop()
+            edges = self.edges(node)
             if node in self.seeds:
                 return True, []
-            for target, _, _ in self.edges.get(node, ()):
+            for target, _, _ in edges:
                 if isinstance(target, Closure) and target is not closure:
                     if target not in capturers and self.durable(target):
                         capturers.append(target)
@@ -114,10 +168,11 @@ class Lifetimes:
         work: list[FlowNode] = [closure]
         while work:
             node = work.pop()
+            edges = self.edges(node)
             seed = self.seeds.get(node)
             if node is binding or (seed is not None and seed.holder is binding):
                 return True
-            for target, _, _ in self.edges.get(node, ()):
+            for target, _, _ in edges:
                 if target not in seen:
                     seen.add(target)
                     work.append(target)
@@ -125,19 +180,13 @@ class Lifetimes:
 
     # -- the graph ------------------------------------------------------------------------------------------
 
-    def _explore(self) -> None:
-        """Every node a closure's value can reach, with its edges and, for its escape sites, the judgement."""
-        # a closure that does not escape at all is not durable, and reaches no seed: no need to start there
-        work: deque[FlowNode] = deque(c for c in self.model.closures if not c.is_module and self.graph.escapes(c))
-        seen: set[FlowNode] = set(work)
-        while work:
-            node = work.popleft()
-            edges = self._closure_edges(node) if isinstance(node, Closure) else self._binding_edges(node)
-            self.edges[node] = edges
-            for target, _, _ in edges:
-                if target not in seen:
-                    seen.add(target)
-                    work.append(target)
+    def edges(self, node: FlowNode) -> list[tuple[FlowNode, int, str]]:
+        """Where ``node``'s value goes (its escape sites judged, a seed recorded for the durable ones)."""
+        edges = self._edges.get(node)
+        if edges is None:
+            edges = self._edges[node] = self._closure_edges(node) if isinstance(node, Closure) \
+                else self._binding_edges(node)
+        return edges
 
     def _seed(self, node: FlowNode, seed: Seed) -> None:
         if node not in self.seeds or (seed.long_lived and not self.seeds[node].long_lived):
@@ -208,30 +257,3 @@ class Lifetimes:
                     known.add((binding, target))
                     edges.append((target, offset, f"captured by {target.name or 'a closure'}"))
         return edges
-
-    def _solve(self) -> None:
-        """One backward search from the seeds (and one from the long-lived seeds): each node's next hop."""
-        into: dict[FlowNode, list[tuple[FlowNode, int, str]]] = {}
-        for source, edges in self.edges.items():
-            for target, offset, why in edges:
-                into.setdefault(target, []).append((source, offset, why))
-        for long_lived in (False, True):
-            frontier = [node for node, seed in self.seeds.items() if seed.long_lived or not long_lived]
-            reached: set[FlowNode] = set(frontier)
-            if not long_lived:
-                for node in frontier:
-                    seed = self.seeds[node]
-                    self.fates[node] = Fate(None, seed.offset, seed.why)
-            while frontier:
-                following = []
-                for node in frontier:
-                    for source, offset, why in into.get(node, ()):
-                        if source in reached:
-                            continue
-                        reached.add(source)
-                        following.append(source)
-                        if not long_lived and source not in self.fates:
-                            self.fates[source] = Fate(node, offset, why)
-                frontier = following
-            if long_lived:
-                self.long_lived = reached

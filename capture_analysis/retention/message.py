@@ -47,7 +47,7 @@ def warns(what: Held, retained_by: list[Closure], lifetimes: Lifetimes) -> bool:
     """Made here and large or kept for the program's life; or the Meteor shape (``kept``)."""
     if what.copies is not None and any(lifetimes.stores_into(closure, what.copies) for closure in retained_by):
         return True
-    return what.made_here and (what.large or any(closure in lifetimes.long_lived for closure in retained_by))
+    return what.made_here and (what.large or any(lifetimes.long_lived(closure) for closure in retained_by))
 
 
 def context_words(place: ContextScope, function: Closure, source: SourceFile) -> str:
