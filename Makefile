@@ -16,7 +16,7 @@ install: $(INSTALLED)
 
 # Debian and Ubuntu ship `venv`'s ensurepip in a package of its own (python3-venv); without it `python3 -m venv`
 # leaves a .venv/ without pip behind. So ask first, and stop with one line that says what to do.
-NO_PYTHON = no $(PYTHON) to create $(VENV)/ with: install Python 3.10 or later, or run make PYTHON=/path/to/python3
+NO_PYTHON = no $(PYTHON) to create $(VENV)/ with: install Python 3.10 to 3.13, or run make PYTHON=/path/to/python3
 NO_VENV = $(PYTHON) cannot create $(VENV)/, its venv module is missing: on Debian or Ubuntu, sudo apt-get install python3-venv
 
 $(VENV_PYTHON):
@@ -37,7 +37,7 @@ test: install
 
 # ruff's lint rules and mypy, both configured in pyproject.toml (mypy checks the package: `files` there).
 lint: install
-	$(VENV_PYTHON) -m ruff check capture_analysis tests benchmarks
+	$(VENV_PYTHON) -m ruff check capture_analysis tests benchmarks .ci setup.py
 	$(VENV_PYTHON) -m mypy
 
 # Regenerate the committed JSON output of the examples after an intended change.

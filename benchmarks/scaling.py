@@ -119,10 +119,11 @@ def probe(path: Path) -> dict[str, Any]:
     from capture_analysis.batch.loading import load
     from capture_analysis.batch.outcome import outcome_at, outcome_of
     from capture_analysis.batch.tasks import FileTask
+    from capture_analysis.config import Config
     from capture_analysis.report import RunOptions
 
     gc_tuning.tune_for_batch()  # as the command line does
-    task = FileTask("json", RunOptions(), (), 64 * 1024 * 1024)
+    task = FileTask("json", RunOptions(), Config(), 64 * 1024 * 1024)
     outcome_of(load(str(Path(__file__).parent.parent / "examples" / "loops.ts")), task)  # warm-up: parsers, queries
     times: list[float] = []
     while len(times) < 3 or (sum(times) < MIN_PROBE_SECONDS and len(times) < 200):

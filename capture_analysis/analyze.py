@@ -23,8 +23,8 @@ from .model import Closure, FileModel
 from .parsing import ParsedFile, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
 from .results import Decision, FunctionReport, Retention
-from .retention import find_retentions
-from .rules import CONTEXT_RETENTION, Severity
+from .retention import Callees, find_retentions
+from .rules import CATCH_PARAMETER_RETENTION, CONTEXT_RETENTION, Severity
 from .source import SourceFile
 
 #: the configured severity of each rule code that has one; ``None`` turns a rule off.
@@ -70,6 +70,8 @@ class Bound:
     graph: EscapeGraph
     #: what V8 keeps alive for nothing (``retention``): the same under every policy, found once.
     retentions: list[Retention] | None = None
+    #: what calls do with the functions passed to them, for ``retention`` (the project's lists on the shipped).
+    callees: Callees | None = None
 
     @property
     def source(self) -> SourceFile:
@@ -104,7 +106,7 @@ def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None 
         policy.decide(model, file, bound.graph, bindings)
     functions = once_per_program(policy.allocate(model, file, decisions))
     if bound.retentions is None:
-        bound.retentions = find_retentions(model, file, bound.graph, only)
+        bound.retentions = find_retentions(model, file, bound.graph, only, bound.callees)
     reports = {report.closure: report for report in functions}
     for retention in bound.retentions:
         report = reports.get(retention.binding.closure)
@@ -131,11 +133,15 @@ class Analyzer:
     severity: Severities = field(default_factory=dict)
     #: ``compare.compared`` under ``--compare``.
     decide: Decide = decide_bound
+    #: the configuration's ``[retention]`` lists on top of the shipped ones (``None``: the shipped ones).
+    callees: Callees | None = None
 
     @property
     def retains(self) -> bool:
-        """Whether the retention analysis runs: not when BX107 is off and no comparison shows retentions."""
-        return self.decide is not decide_bound or self.severity.get(CONTEXT_RETENTION.code, True) is not None
+        """Whether the retention analysis runs: not when BX107 is off, BX108 not selected, and no comparison shows
+        retentions."""
+        return self.decide is not decide_bound or self.severity.get(CONTEXT_RETENTION.code, True) is not None \
+            or self.severity.get(CATCH_PARAMETER_RETENTION.code) is not None
 
     def __call__(self, source: SourceFile) -> FileAnalysis:
         return self.parsed(parse_source(source))
@@ -143,6 +149,7 @@ class Analyzer:
     def parsed(self, file: ParsedFile) -> FileAnalysis:
         """The analysis of a parse the caller made (the language server's incremental one)."""
         bound = bind_parsed(file)
+        bound.callees = self.callees
         if not self.retains:
             bound.retentions = []
         return self.decide(bound, self.policy, self.severity)

@@ -13,9 +13,17 @@ analyze everything.
     include = ["src/**/*.ts"]          # gitignore-style, relative to the file's directory
     exclude = ["src/generated/"]
     docs-url = "https://example.org/boxcheck/rules.html"   # where LSP and SARIF output link each rule
+    select = ["BX"]                    # which rules run (``diagnose/selection``): codes, names, prefixes
+    ignore = ["BX106"]
     [severity]                         # [tool.boxcheck.severity] in pyproject.toml
     BX103 = "info"
-    BX002 = "off"
+    dynamic-scope = "off"
+    [[overrides]]                      # the files it matches: rules turned off or to another level
+    files = ["tests/**"]
+    ignore = ["heap-capture"]
+
+The rules a file gets are a stack of layers: this file's, the command line's,
+then those of the overrides that match the file (``Config.layers``).
 """
 
 from __future__ import annotations
@@ -31,8 +39,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .diagnose import selection
+from .diagnose.selection import LEVELS, RuleChanges, RuleSetting
 from .policies import POLICIES
-from .rules import RULES, Severity
+from .rules import Severity
 
 if TYPE_CHECKING:
     import pathspec
@@ -44,14 +54,30 @@ else:  # pragma: no cover - the same parser, published separately for 3.10
 
 CONFIG_FILE = "boxcheck.toml"
 PYPROJECT = "pyproject.toml"
-OFF = "off"
-LEVELS: dict[str, Severity | None] = {**{s.label: s for s in sorted(Severity, reverse=True)}, OFF: None}
+DEFAULT_POLICY = "optimal"
+DEFAULT_FAIL_ON = "warning"
 FAIL_ON_VALUES = (*(s.label for s in sorted(Severity, reverse=True)), "none")
-KEYS = ("policy", "fail-on", "include", "exclude", "severity", "docs-url")
+KEYS = ("policy", "fail-on", "include", "exclude", "select", "ignore", "severity", "overrides", "docs-url",
+        "retention")
+#: the keys of ``[retention]``: what a project's own calls do with the functions passed to them (BX107).
+RETENTION_KEYS = ("run-and-drop", "keeps")
+OVERRIDE_KEYS = ("files", "ignore", "severity")
+COMMAND_LINE = "command line"
+#: what the command line says when it says nothing about the rules.
+NO_RULE_OPTIONS = RuleChanges(COMMAND_LINE, key_prefix="--")
 
 
 class ConfigError(Exception):
     """A configuration file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class Override:
+    """``[[overrides]]``: rules turned off or to another level in the files that match ``files``."""
+
+    #: gitignore-style patterns, relative to the configuration file's directory, as ``include``.
+    files: tuple[str, ...]
+    changes: RuleChanges
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,26 +92,70 @@ class Config:
     severity: Mapping[str, Severity | None] = field(default_factory=dict)
     #: the page that diagnostics link to (``Rule.href``); ``None``: the page inside the package.
     docs_url: str | None = None
+    #: ``[retention]``: the project's entries (``retention/callees``), added to the shipped lists.
+    run_and_drop: tuple[str, ...] = ()
+    keeps: tuple[str, ...] = ()
+    #: selectors (``diagnose/selection``); ``None``: the rules on by default.
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    overrides: tuple[Override, ...] = ()
+    #: ``--select``, ``--ignore`` and ``--severity``, which apply after the file and before its overrides.
+    command_line: RuleChanges = NO_RULE_OPTIONS
 
     @property
     def root(self) -> Path | None:
         return Path(os.path.abspath(self.path)).parent if self.path is not None else None
 
-    def excludes(self, path: str) -> bool:
-        """Is a file outside ``include`` or inside ``exclude``?  Files outside the config's directory are kept."""
+    def relative(self, path: str) -> str | None:
+        """``path`` relative to the configuration's directory, as patterns match it; ``None`` outside it."""
         root = self.root
-        if root is None or not (self.include or self.exclude):
-            return False
+        if root is None:
+            return None
         relative = os.path.relpath(os.path.abspath(path), root)
         if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return None
+        return relative.replace(os.sep, "/")
+
+    def excludes(self, path: str) -> bool:
+        """Is a file outside ``include`` or inside ``exclude``?  Files outside the config's directory are kept."""
+        if not (self.include or self.exclude) or (relative := self.relative(path)) is None:
             return False
-        relative = relative.replace(os.sep, "/")
         if self.include and not patterns(self.include).match_file(relative):
             return True
         return bool(self.exclude) and patterns(self.exclude).match_file(relative)
 
     def with_severity(self, overrides: Mapping[str, Severity | None]) -> Config:
         return dataclasses.replace(self, severity={**self.severity, **overrides})
+
+    def with_command_line(self, changes: RuleChanges) -> Config:
+        return dataclasses.replace(self, command_line=changes)
+
+    def layers(self, path: str | None = None) -> tuple[RuleChanges, ...]:
+        """What decides the rules of a file at ``path`` (of every file, for ``None``), in the order they apply."""
+        own = RuleChanges(str(self.path), self.select, self.ignore, tuple(self.severity.items()), table(self.path))
+        return (own, self.command_line, *(override.changes for override in self.overrides_for(path)))
+
+    def overrides_for(self, path: str | None) -> tuple[Override, ...]:
+        """The ``[[overrides]]`` whose ``files`` match ``path``, in the file's order."""
+        if path is None or not self.overrides or (relative := self.relative(path)) is None:
+            return ()
+        return tuple(override for override in self.overrides if patterns(override.files).match_file(relative))
+
+    def severities_for(self, path: str | None) -> Mapping[str, Severity | None]:
+        """Every rule's level in the file at ``path``, ``None`` for off: what ``diagnose.shown`` applies."""
+        return selection.levels(self.layers(path))
+
+    def rules_for(self, path: str | None = None) -> dict[str, RuleSetting]:
+        """As ``severities_for``, with what decided each rule (``--show-settings``)."""
+        return selection.resolve(self.layers(path))
+
+    def rules_identity(self) -> list[object]:
+        """What of the configuration decides any file's findings, as JSON data for the cache key: the levels
+        before any override, and the overrides with the directory their patterns are relative to."""
+        levels = [[code, None if level is None else level.label] for code, level in self.severities_for(None).items()]
+        overrides = [[o.files, o.changes.ignore, [[code, None if level is None else level.label]
+                                                 for code, level in o.changes.severity]] for o in self.overrides]
+        return [levels, str(self.root) if overrides else None, overrides]
 
 
 @cache
@@ -95,12 +165,59 @@ def patterns(globs: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(globs)
 
 
-def parse_level(code: str, value: str, where: str) -> Severity | None:
-    if code.upper() not in RULES:
-        raise ConfigError(f"{where}: unknown rule code {code!r}; known: {', '.join(RULES)}")
-    if not isinstance(value, str) or value.lower() not in LEVELS:
+def table(path: Path | None) -> str:
+    """How the keys of a configuration file are named in messages: ``tool.boxcheck.`` in ``pyproject.toml``."""
+    return "tool.boxcheck." if path is not None and path.name == PYPROJECT else ""
+
+
+def parse_level(code: str, value: object, where: str) -> tuple[str, Severity | None]:
+    """One ``CODE = "level"`` of a severity table: the code (a rule name is accepted too) and the level."""
+    try:
+        rule = selection.rule_code(code)
+    except ValueError as error:
+        raise ConfigError(f"{where}: {error}") from error
+    if not isinstance(value, str) or selection.level_name(value) not in LEVELS:
         raise ConfigError(f"{where}.{code}: {value!r} is not one of {', '.join(LEVELS)}")
-    return LEVELS[value.lower()]
+    return rule, LEVELS[selection.level_name(value)]
+
+
+def parse_severity_table(value: object, where: str) -> dict[str, Severity | None]:
+    """``[severity]``, an override's ``severity``, or the editor's ``severity`` object."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}: expected a table of CODE = \"{'|'.join(LEVELS)}\"")
+    return dict(parse_level(code, level, where) for code, level in value.items())
+
+
+def parse_selectors(value: object, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of rule codes, names or prefixes, got {value!r}")
+    try:
+        return selection.selectors(value)
+    except ValueError as error:
+        raise ConfigError(f"{where}: {error}") from error
+
+
+def parse_overrides(value: object, path: Path, prefix: str) -> tuple[Override, ...]:
+    """``[[overrides]]``: each needs ``files``; each says ``ignore`` or ``severity`` (or both)."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ConfigError(f"{path}: {prefix}overrides: expected an array of tables ([[overrides]])")
+    found = []
+    for index, entry in enumerate(value):
+        name = f"{prefix}overrides[{index}]."
+        where = f"{path}: {name}"
+        unknown = [key for key in entry if key not in OVERRIDE_KEYS]
+        if unknown:
+            raise ConfigError(f"{where}{unknown[0]}: unknown key; known keys: {', '.join(OVERRIDE_KEYS)}")
+        files = entry.get("files")
+        if not isinstance(files, list) or not files or not all(isinstance(f, str) for f in files):
+            raise ConfigError(f"{where}files: expected a non-empty list of glob strings, got {files!r}")
+        changes = RuleChanges(str(path), None, parse_selectors(entry.get("ignore", []), f"{where}ignore"),
+                              tuple(parse_severity_table(entry.get("severity", {}), f"{where}severity").items()),
+                              name)
+        if not changes.says_something():
+            raise ConfigError(f"{where[:-1]}: says nothing: give ignore or severity")
+        found.append(Override(tuple(files), changes))
+    return tuple(found)
 
 
 def from_table(table: Mapping[str, Any], path: Path, prefix: str) -> Config:
@@ -116,6 +233,8 @@ def from_table(table: Mapping[str, Any], path: Path, prefix: str) -> Config:
     def choice(key: str, allowed: Iterable[str]) -> str | None:
         value = table.get(key)
         allowed = tuple(allowed)
+        if key == "fail-on" and isinstance(value, str) and selection.level_name(value) in allowed:
+            return selection.level_name(value)  # ``warn``, as ESLint writes it
         if value is not None and value not in allowed:
             raise ConfigError(f"{where}{key}: {value!r} is not one of {', '.join(allowed)}")
         return value
@@ -123,19 +242,39 @@ def from_table(table: Mapping[str, Any], path: Path, prefix: str) -> Config:
     unknown = [key for key in table if key not in KEYS]
     if unknown:
         raise ConfigError(f"{where}{unknown[0]}: unknown key; known keys: {', '.join(KEYS)}")
-    severity_table = table.get("severity", {})
-    if not isinstance(severity_table, dict):
-        raise ConfigError(f"{where}severity: expected a table of CODE = \"{'|'.join(LEVELS)}\"")
-    severity = {code.upper(): parse_level(code, value, f"{where}severity")
-                for code, value in severity_table.items()}
+    severity = parse_severity_table(table.get("severity", {}), f"{where}severity")
+    select = parse_selectors(table["select"], f"{where}select") if "select" in table else None
+    ignore = parse_selectors(table.get("ignore", []), f"{where}ignore")
+    overrides = parse_overrides(table.get("overrides", []), path, prefix)
     docs_url = table.get("docs-url")
     if docs_url is not None:
         try:
             docs_url = parse_docs_url(docs_url)
         except ValueError as error:
             raise ConfigError(f"{where}docs-url: {error}") from error
+    run_and_drop, keeps = retention_lists(table.get("retention", {}), f"{where}retention")
     return Config(path, choice("policy", POLICIES), choice("fail-on", FAIL_ON_VALUES),
-                  strings("include"), strings("exclude"), severity, docs_url)
+                  strings("include"), strings("exclude"), severity, docs_url, run_and_drop, keeps, select, ignore,
+                  overrides)
+
+
+def retention_lists(table: object, where: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``[retention] run-and-drop = [...]``, ``keeps = [...]``: entries as ``retention/callees`` reads them."""
+    from .retention.callees import valid_entry
+
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table with {' and '.join(RETENTION_KEYS)}")
+    unknown = [key for key in table if key not in RETENTION_KEYS]
+    if unknown:
+        raise ConfigError(f"{where}.{unknown[0]}: unknown key; known keys: {', '.join(RETENTION_KEYS)}")
+    lists = []
+    for key in RETENTION_KEYS:
+        value = table.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and valid_entry(v) for v in value):
+            raise ConfigError(f"{where}.{key}: expected a list of calls such as \"forEach\", \".each\", "
+                              f"\"ts.map\" or \"new Worker\", got {value!r}")
+        lists.append(tuple(value))
+    return lists[0], lists[1]
 
 
 def parse_docs_url(value: object) -> str:
@@ -233,10 +372,13 @@ def load(explicit: str | None, arguments: Iterable[str]) -> Config:
 
 
 def parse_override(text: str) -> tuple[str, Severity | None]:
-    """``--severity BX103=info`` (or ``=off``): one per-code override from the command line."""
+    """``--severity BX103=info`` (or ``heap-capture=off``): one rule's level from the command line."""
     code, sep, value = text.partition("=")
-    code = code.strip().upper()
-    if not sep or code not in RULES or value.strip().lower() not in LEVELS:
-        raise ValueError(f"expected CODE=LEVEL with CODE one of {', '.join(RULES)} and LEVEL one of "
+    try:
+        rule = selection.rule_code(code) if sep else None
+    except ValueError:
+        rule = None
+    if rule is None or selection.level_name(value) not in LEVELS:
+        raise ValueError(f"expected RULE=LEVEL with RULE a code or name ({selection.known()}) and LEVEL one of "
                          f"{', '.join(LEVELS)}, got {text!r}")
-    return code, LEVELS[value.strip().lower()]
+    return rule, LEVELS[selection.level_name(value)]

@@ -239,7 +239,7 @@ class Decider(BindingDecider):
         if binding.kind is BindingKind.CLASS_NAME:
             return (f"captured by {self.closure_list(facts.capturers)}, elements of the class, which are "
                     "created before its own name is bound but cannot run before; "
-                    f"{never}: copied by value (the copies are back-patched)")
+                    f"{never}: copied by value (each copy is filled in once the class is defined)")
         return (f"captured by {self.closure_list(facts.capturers)}; initialized before capture "
                 f"and {never}: copied by value")
 
@@ -426,7 +426,8 @@ class Decider(BindingDecider):
                     f"{self.at(binding.start)}: a run that enters the `switch` there skips the declaration, "
                     "so the closure may capture it uninitialized")
         elif closure.start >= binding.start:
-            how = "created inside its own initializer, which is not that closure literal, so no back-patch"
+            how = "created while its own initializer runs, before the binding holds its value (only a closure " \
+                  "that is itself the initializer gets its copy filled in afterwards)"
         else:
             how = "created before the declaration"
         if binding.kind is BindingKind.VAR:

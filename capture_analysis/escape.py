@@ -37,6 +37,7 @@ A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterator
 from typing import TYPE_CHECKING, TypeAlias
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
@@ -184,11 +185,6 @@ class EscapeGraph:
             self._nodes[source] = None
             self._nodes[target] = None
 
-    def _flow_target(self, target: object) -> Binding | None:
-        if isinstance(target, Reference):
-            return target.binding
-        return target if isinstance(target, Binding) else None
-
     def _closure_edges(self, closure: Closure) -> None:
         self._nodes[closure] = None
         use = closure.use
@@ -214,31 +210,11 @@ class EscapeGraph:
             self._edge(closure, ESCAPE, closure.start, ASYNC)  # ``(async () => { await x; ... })()``
 
     def _flow(self, source: FlowNode, activation: Closure | None, target: object, offset: int) -> None:
-        binding = self._flow_target(target)
-        if binding is None:
-            name = target.name if isinstance(target, Reference) else "?"
-            self._edge(source, ESCAPE, offset, f"assigned to the global `{name}`")
-        elif binding.closure is activation:
-            self._edge(source, binding, offset, f"stored in `{binding.name}`")
-        else:
-            self._edge(source, ESCAPE, offset, f"assigned to `{binding.name}` of an enclosing function")
+        self._edge(source, *flow_edge(activation, target, offset))
 
     def _reference_edges(self, ref: Reference, binding: Binding) -> None:
-        if ref.is_read:
-            use = ref.use
-            if use.kind is UseKind.ESCAPE:
-                self._edge(binding, ESCAPE, ref.start, use.why)
-            elif use.kind is UseKind.FLOW:
-                self._flow(binding, ref.closure, use.target, ref.start)
-            elif use.kind is UseKind.CALLEE and not (use is AWAITED_CALLEE_USE and ref.closure is binding.closure):
-                self._edge(binding, CALLED, ref.start, "called")
-        if ref.closure is not binding.closure:
-            # Once an edge to a holder is there, so are the edges to the holders around it (an earlier
-            # reference walked them); its note is the closure, put in words only when asked (``note``).
-            holder: Closure | None = ref.closure
-            while holder is not None and holder is not binding.closure and (binding, holder) not in self._edges:
-                self._edge(binding, holder, ref.start, holder)
-                holder = holder.parent
+        for target, offset, why in reference_edges(ref, binding, self._edges):
+            self._edge(binding, target, offset, why)
 
     def escapes(self, closure: Closure) -> bool:
         return self.graph is not None and closure in self._escaping
@@ -283,3 +259,43 @@ def describe(node: FlowNode) -> str:
     if isinstance(node, Binding):
         return f"`{node.name}`"
     return str(node)
+
+
+def flow_target(target: object) -> Binding | None:
+    """The binding a ``FLOW`` use copies into: a declaration's, or an assignment's (``None``: a global)."""
+    if isinstance(target, Reference):
+        return target.binding
+    return target if isinstance(target, Binding) else None
+
+
+def flow_edge(activation: Closure | None, target: object, offset: int) -> tuple[FlowNode, int, str]:
+    """Where a value copied into ``target`` by code of ``activation`` goes: the binding, if it is one of the
+    same activation; else it outlives the activation (``ESCAPE``)."""
+    binding = flow_target(target)
+    if binding is None:
+        name = target.name if isinstance(target, Reference) else "?"
+        return ESCAPE, offset, f"assigned to the global `{name}`"
+    if binding.closure is activation:
+        return binding, offset, f"stored in `{binding.name}`"
+    return ESCAPE, offset, f"assigned to `{binding.name}` of an enclosing function"
+
+
+def reference_edges(ref: Reference, binding: Binding,
+                    known: Container[tuple[FlowNode, FlowNode]] = ()) -> Iterator[tuple[FlowNode, int, str | Closure]]:
+    """The edges one reference adds from its binding: where the value it reads goes, and the closures that
+    hold the binding (the reference's closure and those around it up to the binding's own).  Once an edge to
+    a holder is in ``known``, so are the edges to the holders around it (an earlier reference walked them);
+    a holder's note is the closure, put in words only when asked (``note``)."""
+    if ref.is_read:
+        use = ref.use
+        if use.kind is UseKind.ESCAPE:
+            yield ESCAPE, ref.start, use.why
+        elif use.kind is UseKind.FLOW:
+            yield flow_edge(ref.closure, use.target, ref.start)
+        elif use.kind is UseKind.CALLEE and not (use is AWAITED_CALLEE_USE and ref.closure is binding.closure):
+            yield CALLED, ref.start, "called"
+    if ref.closure is not binding.closure:
+        holder: Closure | None = ref.closure
+        while holder is not None and holder is not binding.closure and (binding, holder) not in known:
+            yield holder, ref.start, holder
+            holder = holder.parent

@@ -125,7 +125,8 @@ class PolicySite(Site):
 
 @dataclass(slots=True)
 class Retention:
-    """A binding that V8 keeps alive for escaping closures that never use it (``retention``, rule BX107)."""
+    """A binding that V8 keeps alive for escaping closures that never use it (``retention``, rules BX107 and
+    BX108: a catch parameter nothing refers to)."""
 
     binding: Binding
     #: the escaping closures that hold the binding's context without using it, in source order.
@@ -138,6 +139,8 @@ class Retention:
     #: the diagnostic's message: the binding, the first retaining closure and how it escapes, the context.
     message: str = ""
     evidence: list[Step] = field(default_factory=list)
+    #: a leak worth a change (``retention/kept``): made here, and large or kept for the program's life.
+    warning: bool = False
 
 
 @dataclass(slots=True)

@@ -7,7 +7,9 @@ is not obvious from the example.  Two pages are generated from here
 them in step: ``docs/rules.md`` for the source tree, and
 ``capture_analysis/docs/rules.html``, which every installed copy has, so
 that the links of LSP and SARIF diagnostics resolve after ``pip install``.
-New rules go at the end, with a new code.
+New rules go at the end, with a new code, so that the catalogue is in code order.
+A rule that is off by default (``enabled=False``) runs only where a
+selection names it (``diagnose/selection``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ class Rule:
     example: str
     #: Markdown; empty when the example's comments say enough.
     fix: str = ""
+    #: off unless selected (``--select``, ``select``, a severity configured for it; ``diagnose/selection``):
+    #: a rule for one engine.
+    enabled: bool = True
 
     @property
     def anchor(self) -> str:
@@ -66,7 +71,8 @@ class Rule:
 
     def doc(self) -> str:
         fix = f"\n### How to fix\n{self.fix.strip()}\n" if self.fix else ""
-        return (f"## {self.code} {self.name}\n\n{self.summary}\n\nDefault severity: {self.severity.label}.\n\n"
+        default = self.severity.label if self.enabled else f"off (selecting it reports at {self.severity.label})"
+        return (f"## {self.code} {self.name}\n\n{self.summary}\n\nDefault severity: {default}.\n\n"
                 f"### What it does\n{self.what}\n\n### Why is this bad?\n{self.why}\n\n"
                 f"### Example\n```ts\n{self.example.strip()}\n```\n{fix}")
 
@@ -75,8 +81,8 @@ RULES: dict[str, Rule] = {}
 
 
 def _rule(code: str, name: str, severity: Severity, summary: str, what: str, why: str, example: str,
-          fix: str = "") -> Rule:
-    rule = Rule(code, name, severity, summary, what, why, example, fix)
+          fix: str = "", enabled: bool = True) -> Rule:
+    rule = Rule(code, name, severity, summary, what, why, example, fix, enabled)
     assert code not in RULES, code
     RULES[code] = rule
     return rule
@@ -117,21 +123,6 @@ function f(src: string) {
 // Fix: pass what the code needs explicitly, e.g. `new Function("x", src)(x)`.
 """)
 
-UNSUPPORTED_TYPE_SYNTAX = _rule(
-    "BX004", "unsupported-type-syntax", Severity.HINT,
-    "The parser could not read a piece of type syntax; the run-time code around it is analyzed normally.",
-    "Reports an ERROR or MISSING node of the parse that no repair explains and that lies entirely inside "
-    "type syntax (type parameters, annotations, type aliases, interfaces, signatures). Types have no "
-    "run-time effect, so no function around the damage is made conservative. The text output shows the "
-    "first of a file's BX004 findings with the count of the others; `--format json` and the editor (at "
-    "hint severity) show every one.",
-    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them. "
-    "The constructs tree-sitter-typescript 0.23 is known to reject are repaired before they get this far "
-    "(docs/parsing.md); one that still does is worth reporting.",
-    """
-type Check = (unknown: number) => void;   // BX004: a parameter named `unknown` in a function type
-""")
-
 UNUSED_SUPPRESSION = _rule(
     "BX003", "unused-suppression", Severity.WARNING,
     "A suppression comment suppresses nothing, or names a code that does not exist.",
@@ -149,6 +140,21 @@ function counter() {
   return () => (n += step);
 }
 // Fix: delete the comment on the `step` line.
+""")
+
+UNSUPPORTED_TYPE_SYNTAX = _rule(
+    "BX004", "unsupported-type-syntax", Severity.HINT,
+    "The parser could not read a piece of type syntax; the run-time code around it is analyzed normally.",
+    "Reports an ERROR or MISSING node of the parse that no repair explains and that lies entirely inside "
+    "type syntax (type parameters, annotations, type aliases, interfaces, signatures). Types have no "
+    "run-time effect, so no function around the damage is made conservative. The text output shows the "
+    "first of a file's BX004 findings with the count of the others; `--format json` and the editor (at "
+    "hint severity) show every one.",
+    "It is not: it tells you why a parse had errors and that the analysis did not degrade because of them. "
+    "The constructs tree-sitter-typescript 0.23 is known to reject are repaired before they get this far "
+    "(docs/parsing.md); one that still does is worth reporting.",
+    """
+type Check = (unknown: number) => void;   // BX004: a parameter named `unknown` in a function type
 """)
 
 HEAP_CAPTURE = _rule(
@@ -290,33 +296,71 @@ var lib = (function () {
 
 CONTEXT_RETENTION = _rule(
     "BX107", "context-retention", Severity.HINT,
-    "An escaping closure keeps a binding alive that it never uses, because a sibling closure put it in the "
-    "context they share.",
-    "Reports a binding that V8 keeps in a context (an inner function refers to it, or it is a named catch "
-    "parameter) when a closure that may outlive the call holds that context and nothing it can run refers to "
-    "the binding: not itself, no closure nested in it, no closure it can get hold of through the bindings it "
-    "reads. The message names the binding, the retaining closure and how it escapes, the context, and the "
-    "closures that put the binding there. It applies under every `--policy`: it is about engines that give "
-    "each scope instance one environment shared by all its closures. Measured in V8 (Node.js 20), "
-    "JavaScriptCore 2.50 and SpiderMonkey 102 for the shared context; the catch-parameter case is V8's "
-    "alone. Bindings that only hold primitive literals, functions created in their own scope, and "
-    "module-level bindings are not reported (docs/retention.md).",
-    "This is the classic closure memory leak of JavaScript: the escaping closure keeps the object alive for "
-    "as long as the closure lives (an event handler, a cache entry, a timer), though no code will read it "
-    "again. Chrome's heap profiler shows the retainer only after the leak has happened. The default "
-    "severity is `hint`: on the pinned corpus of 10,096 files the rule reports 13,027 bindings in 1,818 files, "
-    "12,152 of them also used by a sibling that escapes too (the object lives as long as that sibling anyway) "
-    "and most of the rest kept by callbacks passed to calls that may drop them at once (`items.map(...)`); "
-    "the real leaks are among them, but too few to fail a build by default. Raise it with "
-    "`--severity BX107=warning` (or in `boxcheck.toml`) to hunt them; `--severity BX107=off` skips the analysis.",
+    "A closure that outlives the call keeps an object alive that no code which outlives the call uses, because "
+    "a closure that runs only during the call put it in the context they share.",
+    "Reports a binding B that V8 keeps in a context when (DESIGN 2.6): a closure created in B's scope "
+    "outlives the call *durably* (returned; stored into `this`, module state or anything that outlives the "
+    "call; registered as a listener, a timer or a promise callback that the call does not remove, clear or "
+    "await; passed to a call that may keep it); no code that outlives the call refers to B (not that closure, "
+    "not a closure nested in it or that it can get hold of, not any other durable closure); and B may hold an "
+    "object. A callback that a call runs and drops (`items.map(f)`, `new Promise(executor)`, a local helper "
+    "whose parameter does not escape, a `.then` of an awaited promise) still puts B in the context, but does "
+    "not keep it alive. What calls do with callbacks is data (`[retention]` in the configuration). The "
+    "message says what B holds (its initializer), which closure keeps it and how that closure outlives the "
+    "call, and the fix. It is a `warning` when the object is made by the call (`new`, a literal, a call's "
+    "result: not a parameter or an alias of outer state) and is large (a typed array, an `ArrayBuffer`, "
+    "`new Array(n)`, a `Map` or `Set`, an array or string built in a loop, a parse or load result) or a "
+    "retaining closure lives for the program (stored into `this` or module state, a listener, an interval), "
+    "and for the Meteor shape (B copies module state that a retaining closure is stored back into, so each "
+    "call keeps the previous call's object); otherwise a `hint`. It applies under every `--policy`. "
+    "Measured in V8 (Node.js 20), JavaScriptCore and SpiderMonkey for the shared context; module-level "
+    "bindings are not reported (docs/retention.md).",
+    "This is the classic closure memory leak of JavaScript: the durable closure keeps the object alive for "
+    "as long as the closure lives (an iterator, an event handler, a server's state), though no code will read "
+    "it again, and Chrome's heap profiler shows the retainer only after the leak has happened. The warnings "
+    "are the ones worth a change (docs/retention.md has a judged sample); the hints are true but mostly "
+    "small. `boxcheck` prints hints only with `--show-hints`; editors show them.",
     """
-function make() {
-  const big = new Big();
-  const use = () => big.data.length;   // puts `big` in make's context
-  use();
-  return () => 1;                      // BX107 on `big`: kept alive by this arrow, which never uses it
+function search(nodeCount: number) {
+  const queue = new Uint32Array(nodeCount);   // BX107 warning: kept alive by `next`, used only by `enqueue`
+  const enqueue = (n: number) => { queue[0] = n; };
+  enqueue(0);
+  return { next() { return 1; } };            // returned: holds search's context, and `queue` in it
 }
-// Fix: give `big` and its users a block of their own; the arrow, created outside it, does not hold its context:
-//   { const big = new Big(); const use = () => big.data.length; use(); }
-//   return () => 1;
+""",
+    """
+Give the binding and the closures that use it a block of their own: V8 then puts them in a block context,
+which closures created outside the block do not hold. Or set the binding to `null` when it is no longer needed.
+
+```ts
+function search(nodeCount: number) {
+  {
+    const queue = new Uint32Array(nodeCount);
+    const enqueue = (n: number) => { queue[0] = n; };
+    enqueue(0);
+  }
+  return { next() { return 1; } };
+}
+```
 """)
+
+CATCH_PARAMETER_RETENTION = _rule(
+    "BX108", "catch-parameter-retention", Severity.HINT,
+    "A closure that outlives the call keeps a caught exception alive in V8, though nothing refers to it.",
+    "Reports a named catch parameter that nothing refers to when a closure created in the `catch` block "
+    "outlives the call: V8 gives every named catch parameter a slot in the block's context, so the closure "
+    "keeps the exception (and its stack trace) alive. JavaScriptCore and SpiderMonkey do not (measured), so "
+    "the rule is off by default; select it (`--select BX108`, `select`/`[severity]` in `boxcheck.toml`) where V8 "
+    "matters.",
+    "An exception object holds its message, its stack trace string and whatever the code attached to it; a "
+    "listener or callback registered in the `catch` block keeps it for as long as it lives.",
+    """
+function retry(run: () => void) {
+  try {
+    run();
+  } catch (error) {                        // BX108: kept alive by the arrow, which never uses it
+    return () => retry(run);
+  }
+}
+// Fix: `catch {` (no binding), or create the closure outside the `catch` block.
+""", enabled=False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 BOM = "\ufeff"
@@ -95,6 +96,11 @@ class SourceFile:
     def line_of(self, offset: int) -> int:
         """0-based line index of a byte offset."""
         return bisect.bisect_right(self._line_starts, offset) - 1
+
+    def lines_of(self, offsets: Iterable[int]) -> list[int]:
+        """The 1-based lines of many offsets, sorted, each once (a finding's footprint may have thousands)."""
+        starts = self._line_starts
+        return sorted({bisect.bisect_right(starts, offset) for offset in offsets})
 
     def position(self, offset: int) -> Position:
         line = bisect.bisect_right(self._line_starts, offset) - 1

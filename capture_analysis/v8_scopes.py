@@ -48,7 +48,8 @@ class ContextScope:
         at = source.position(self.offset)
         what = {
             Part.FUNCTION: "the function context",
-            Part.BODY: f"the context of the function body at {at} (the parameters are not simple)",
+            Part.BODY: f"the context of the function body at {at} (its parameters have defaults, destructuring "
+                         "or a rest element, so V8 gives the body a context of its own)",
             Part.BLOCK: f"the context of the block at {at}",
             Part.LOOP_BODY: f"the context of the loop body at {at}",
             Part.LOOP_HEAD: f"the context of the loop head at {at}",

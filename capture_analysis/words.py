@@ -5,7 +5,7 @@ closure says `` `f` `` when it has a name; else its kind, with its position
 where the reader has no caret to look at (``the arrow at 12:5``), without
 where the sentence points at it already (``the arrow``, ``this arrow``).
 Lists are capped so that a binding captured by 500 closures still makes one
-readable line.
+readable line, and counts take the plural they need ("1 file", "2 files").
 """
 
 from __future__ import annotations
@@ -18,21 +18,26 @@ from .source import SourceFile
 SHOWN = 4
 
 
+def kind_words(closure: Closure) -> str:
+    """``arrow``, ``function expression``, ``field initializer``: the kind in words (JSON keeps the token)."""
+    return closure.kind.value.replace("-", " ")
+
+
 def closure_label(source: SourceFile, closure: Closure) -> str:
     """`` `f` ``, or ``the arrow at 12:5``."""
     if closure.name:
         return f"`{closure.name}`"
-    return f"the {closure.kind.value} at {source.position(closure.start)}"
+    return f"the {kind_words(closure)} at {source.position(closure.start)}"
 
 
 def closure_name(closure: Closure) -> str:
     """`` `f` ``, or ``the arrow``: where the position is given beside it, or a location points at it."""
-    return f"`{closure.name}`" if closure.name else f"the {closure.kind.value}"
+    return f"`{closure.name}`" if closure.name else f"the {kind_words(closure)}"
 
 
 def closure_subject(closure: Closure) -> str:
     """`` `f` ``, or ``this arrow``: the subject of a diagnostic placed on the closure itself."""
-    return f"`{closure.name}`" if closure.name else f"this {closure.kind.value}"
+    return f"`{closure.name}`" if closure.name else f"this {kind_words(closure)}"
 
 
 def closure_row(source: SourceFile, closure: Closure) -> str:
@@ -48,6 +53,11 @@ def function_label(closure: Closure) -> str:
 def closure_list(source: SourceFile, closures: list[Closure]) -> str:
     """`` `f`, `g`, the arrow at 12:5 ``, capped."""
     return capped([closure_label(source, c) for c in closures[:SHOWN]], len(closures))
+
+
+def plural(count: int, word: str) -> str:
+    """``1 file``, ``2 files``, ``0 hints``: every count the outputs print with its noun."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def capped(items: list[str], total: int | None = None) -> str:

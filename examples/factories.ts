@@ -71,7 +71,7 @@ export function makeOpTable(seed: number) { //~ allocates nothing (legacy: nothi
 // Eight mutated `var`s and eight function declarations (the compiler style):
 // the vars share one context; the declarations are never reassigned.
 export function makeMachine(x0: number) { //~ allocates 1 per call (legacy: 16 per call, v8: 1 per call)
-  var r0 = x0, r1 = 1, r2 = 2, r3 = 3, r4 = 4, r5 = 5, r6 = 6, r7 = 7; //~ r0: context, r1: context, r2: context, r3: context, r4: context, r5: context, r6: context, r7: context; reports BX107
+  var r0 = x0, r1 = 1, r2 = 2, r3 = 3, r4 = 4, r5 = 5, r6 = 6, r7 = 7; //~ r0: context, r1: context, r2: context, r3: context, r4: context, r5: context, r6: context, r7: context
   function s0(x: number) { r0 = r1 + x; return r2 + r0; } //~ s0: value
   function s1(x: number) { r1 = r2 + x; return r3 + r1; } //~ s1: value
   function s2(x: number) { r2 = r3 + x; return r4 + r2; } //~ s2: value

@@ -17,6 +17,7 @@ from capture_analysis.batch import cache as cache_module
 from capture_analysis.batch import outcome
 from capture_analysis.batch import workers as parallel
 from capture_analysis.batch.loading import from_bytes
+from capture_analysis.config import Config
 from capture_analysis.report import RunOptions
 
 from .conftest import ROOT
@@ -103,7 +104,8 @@ def test_only_the_changed_file_is_analyzed_again(project, analyzed):
 
 
 @pytest.mark.parametrize("variant", [
-    ("--policy", "legacy"), ("--severity", "BX101=error"), ("--severity", "BX101=off"),
+    ("--policy", "legacy"), ("--severity", "BX101=error"), ("--severity", "BX101=off"), ("--select", "BX003"),
+    ("--ignore", "heap-capture"),
 ], ids=" ".join)
 def test_every_option_that_changes_the_record_is_part_of_the_key(project, analyzed, variant):
     run("--jobs", "1", "src")
@@ -115,7 +117,8 @@ def test_every_option_that_changes_the_record_is_part_of_the_key(project, analyz
 
 def test_compare_is_part_of_the_key_and_the_format_is_not(project):
     def identity(form: str, **options) -> bytes:
-        return cache_module.Cache(project / "c", outcome.FileTask(form, RunOptions(**options), (), 1 << 20)).identity
+        task = outcome.FileTask(form, RunOptions(**options), Config(), 1 << 20)
+        return cache_module.Cache(project / "c", task).identity
 
     assert identity("text", compare=("optimal", "v8")) != identity("text")
     assert identity("json", explain=True, quiet=True, color=True, docs_url="https://example.org") == identity("text")
@@ -136,7 +139,7 @@ def test_one_analysis_serves_every_format_and_rendering_option(project, analyzed
 
 
 def test_the_records_of_a_text_run_without_the_cache_spare_the_bindings_and_a_cached_one_keeps_them(project):
-    text, json_task = (outcome.FileTask(name, RunOptions(), (), 1 << 20) for name in ("text", "json"))
+    text, json_task = (outcome.FileTask(name, RunOptions(), Config(), 1 << 20) for name in ("text", "json"))
     path = str(project / "src" / "probes.ts")
     assert outcome.outcome_at(path, text).record["bindings"] is None  # incomplete: no run reads them
     assert outcome.outcome_at(path, json_task).record["bindings"]
@@ -239,7 +242,7 @@ def test_a_run_without_files_makes_no_cache(project):
 
 
 def test_the_outcome_a_worker_would_send_is_what_the_cache_returns(project):
-    task = outcome.FileTask("sarif", RunOptions(), (), 1 << 20)
+    task = outcome.FileTask("sarif", RunOptions(), Config(), 1 << 20)
     store = cache_module.Cache(project / "c", task).open()
     loaded = from_bytes("src/loops.ts", (project / "src" / "loops.ts").read_bytes())
     fresh = outcome.outcome_of(loaded, task, store)

@@ -118,9 +118,59 @@ def test_a_file_named_over_the_size_limit_exits_2(tree, monkeypatch):
     assert code == 2
 
 
-def test_no_path_is_a_usage_error():
-    code, _, err = run()
-    assert code == 2 and "no PATH given" in err
+def test_no_path_analyzes_the_working_directory(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    assert run("--format", "json", "--no-cache") == run("--format", "json", "--no-cache", ".")
+    assert sorted(json_paths(run("--format", "json", "--no-cache")[1])) == ["./src/a.ts", "./src/deep/b.tsx"]
+
+
+def test_no_path_with_standard_input_reads_only_standard_input(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(CLEAN.encode())))
+    code, out, _ = run("--format", "json", "--stdin-filename", "src/x.ts")
+    assert (code, json_paths(out)) == (0, ["src/x.ts"])
+
+
+@pytest.mark.parametrize("name", ["App.vue", "tool.py", "README"])
+def test_a_named_file_of_an_unsupported_type_is_refused(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(MUTATED)
+    Path("ok.ts").write_text(CLEAN)
+    code, out, err = run("--format", "json", "--no-cache", name, "ok.ts")
+    assert code == 2
+    assert f"boxcheck: {name}: not a TypeScript or JavaScript file (boxcheck reads .cjs, .cts, .js" in err
+    assert json_paths(out) == ["ok.ts"]  # the other files are still analyzed
+
+
+def test_a_named_declaration_file_is_analyzed(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out, _ = run("--format", "json", "--no-cache", "src/types.d.ts")
+    assert (code, json_paths(out)) == (0, ["src/types.d.ts"])
+
+
+def test_stdin_filename_of_an_unsupported_type_is_refused(monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(MUTATED.encode())))
+    code, out, err = run("--stdin-filename", "src/App.vue")
+    assert (code, out) == (2, "")
+    assert "boxcheck: src/App.vue: not a TypeScript or JavaScript file" in err
+
+
+def test_a_directory_with_nothing_to_analyze_is_an_error(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    (tree / "empty").mkdir()
+    (tree / "docs").mkdir()
+    (tree / "docs" / "x.d.ts").write_text("declare const x: number;\n")
+    code, out, err = run("--format", "json", "--no-cache", "empty", "docs", "build", "src/deep")
+    assert code == 2
+    for path in ("empty", "docs", "build"):
+        assert f"boxcheck: {path}: no TypeScript or JavaScript file in this directory" in err
+    assert json_paths(out) == ["src/deep/b.tsx"]
+
+
+def test_the_working_directory_with_nothing_to_analyze_is_an_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("--no-cache")
+    assert code == 2 and "boxcheck: .: no TypeScript or JavaScript file in this directory" in err
 
 
 def test_unknown_option_is_a_usage_error():
@@ -133,6 +183,39 @@ def test_explain_code_prints_the_rule_doc():
     code, out, _ = run("--explain", "BX101")
     assert code == 0
     assert "### What it does" in out and "### Why is this bad?" in out and "### Example" in out
+
+
+SUPPRESSED_AND_BOXED = ("// boxcheck-ignore-next-line BX102\n" + MUTATED)
+
+
+@pytest.mark.parametrize("rule", ["BX101", "bx101", "heap-capture"])
+def test_explain_rule_with_a_path_prints_the_doc_then_that_rules_findings_explained(tmp_path, monkeypatch, rule):
+    from capture_analysis.rules import RULES
+
+    monkeypatch.chdir(tmp_path)
+    Path("a.ts").write_text(SUPPRESSED_AND_BOXED)  # a BX101 and an unused suppression (BX003)
+    code, out, _ = run("--no-cache", "--explain", rule, "a.ts")
+    assert code == 1
+    doc = RULES["BX101"].doc()
+    assert out.startswith(doc + "\na.ts:2:27: warning[BX101]")  # a blank line between them
+    assert "^ reassigned at 2:47 inside the arrow at 2:41" in out  # the evidence chain
+    assert "BX003" not in out.removeprefix(doc)  # only the explained rule's findings
+    assert "BX003" in run("--no-cache", "--explain", "a.ts")[1]
+
+
+def test_explain_rule_with_a_path_in_json_is_that_rules_findings_without_the_doc(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("a.ts").write_text(SUPPRESSED_AND_BOXED)
+    code, out, _ = run("--no-cache", "--format", "json", "--explain", "BX003", "a.ts")
+    assert code == 1
+    (record,) = json.loads(out)["files"]
+    assert [d["code"] for d in record["diagnostics"]] == ["BX003"]
+
+
+def test_explain_unknown_rule_with_a_path_is_a_usage_error(tree, monkeypatch):
+    monkeypatch.chdir(tree)
+    code, out, err = run("--explain", "BX999", "src/a.ts")
+    assert (code, out) == (2, "") and "unknown rule BX999" in err
 
 
 def test_explain_prints_evidence_chains(tree, monkeypatch):

@@ -10,7 +10,14 @@ from contextlib import redirect_stdout
 import pytest
 
 from capture_analysis.cli import main
-from capture_analysis.compare import ComparedAnalysis, analyze_compared, parse_policies, policies_json, render_table
+from capture_analysis.compare import (
+    ComparedAnalysis,
+    analyze_compared,
+    headline,
+    parse_policies,
+    policies_json,
+    render_table,
+)
 from capture_analysis.policies import POLICIES
 from capture_analysis.source import SourceFile
 
@@ -116,9 +123,53 @@ def test_text_table_marks_conditional_and_unmodelled_counts():
     ]
 
 
-def test_a_file_without_allocations_says_so():
+def test_a_file_without_allocations_has_no_table_and_is_counted(monkeypatch, tmp_path):
     analysis = compared("export function f(i: number) { return i; }")
-    assert render_table(analysis, analysis.comparison) == ["test.ts: no allocations under `legacy`, `optimal`"]
+    assert render_table(analysis, analysis.comparison) == []
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plain.ts").write_text("export function f(i: number) { return i; }\n")
+    (tmp_path / "boxed.ts").write_text("export function g() { const f = () => 1; return () => f(); }\n")
+    _, out = run("--no-cache", "--compare", "legacy,optimal", "plain.ts", "boxed.ts")
+    assert "plain.ts" not in out and "no allocations" not in out
+    assert "boxed.ts: allocations per call/per iteration under `legacy`, `optimal`" in out
+    assert "allocations of the 2 files compared, by policy (1 of them allocates nothing under any policy and is not " \
+           "listed above):" in out
+
+
+def test_the_headline_gives_each_policy_total_and_the_difference_from_the_first():
+    assert headline(("legacy", "optimal", "v8"), [[412, 37, 0], [79, 37, 0], [100, 40, 0]], 963, 171) == [
+        "allocations of the 963 files compared, by policy (171 of them allocate nothing under any policy and are "
+        "not listed above):",
+        "  `legacy`:  412 per call, 37 per iteration",
+        "  `optimal`: 79 per call, 37 per iteration; from `legacy`: -333 per call (-81%), ±0 per iteration",
+        "  `v8`:      100 per call, 40 per iteration; from `legacy`: -312 per call (-76%), +3 per iteration (+8%)",
+    ]
+
+
+def test_the_headline_counts_once_per_program_only_when_something_is_made_once():
+    lines = headline(("legacy", "optimal"), [[0, 0, 2], [1, 0, 0]], 1, 0, listed=False)
+    assert lines == [
+        "allocations of the 1 file compared, by policy:",
+        "  `legacy`:  0 per call, 0 per iteration, 2 once per program",
+        "  `optimal`: 1 per call, 0 per iteration, 0 once per program; from `legacy`: +1 per call, ±0 per iteration, "
+        "-2 once per program (-100%)",
+    ]
+    assert headline(("legacy", "optimal"), [[0, 0, 0], [0, 0, 0]], 3, 3, listed=False)[0] == \
+        "allocations of the 3 files compared, by policy (all 3 allocate nothing under any policy):"
+
+
+def test_cli_compare_headline_sums_the_tables_of_the_examples(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    _, out = run("--no-cache", "--compare", "legacy,optimal", "examples/")
+    tables = [line.split() for line in out.splitlines() if line.startswith("  total ")]
+    legacy = sum(int(cells[1].split("/")[0]) for cells in tables)
+    optimal = sum(int(cells[2].split("/")[0]) for cells in tables)
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("allocations of the 4 files compared"))
+    assert lines[at + 1].startswith(f"  `legacy`:  {legacy} per call, ")
+    assert lines[at + 2].startswith(f"  `optimal`: {optimal} per call, ")
+    assert f"from `legacy`: {optimal - legacy:+d} per call (" in lines[at + 2]
+    assert lines[at + 3].startswith("4 files, ")  # the totals line closes the run, after the headline
 
 
 def test_policies_object_per_function():
@@ -175,16 +226,26 @@ def test_cli_compare_json_validates(monkeypatch, schema_validator):
     doc = json.loads(out)
     schema_validator.validate(doc)
     assert doc["policy"] == "optimal"
-    assert doc["compare"] == {"policies": ["legacy", "optimal", "v8"], "baseline": "legacy"}
+    # every example allocates under some policy
+    assert doc["compare"] == {"policies": ["legacy", "optimal", "v8"], "baseline": "legacy",
+                              "files_without_allocations": 0}
     functions = {f["name"]: f for entry in doc["files"] for f in entry["functions"]}
     assert functions["makeOps"]["policies"]["legacy"]["per_call"] == 8
     assert functions["makeOps"]["policies"]["optimal"]["difference"] == {"per_call": -8, "per_iteration": 0, "once": 0}
     assert functions["makeOps"]["allocations"]["per_call"] == 0  # the primary policy's counts are unchanged
     summary = doc["summary"]["policies"]
-    assert summary["optimal"] == {"per_call": doc["summary"]["per_call"],
-                                  "per_iteration": doc["summary"]["per_iteration"],
-                                  "once": doc["summary"]["once"]}
-    assert summary["legacy"]["per_call"] > summary["optimal"]["per_call"]
+    legacy = summary["legacy"]
+    assert {key: summary["optimal"][key] for key in ("per_call", "per_iteration", "once")} == {
+        "per_call": doc["summary"]["per_call"], "per_iteration": doc["summary"]["per_iteration"],
+        "once": doc["summary"]["once"]}
+    assert legacy["per_call"] > summary["optimal"]["per_call"]
+    assert legacy["difference"] == {"per_call": 0, "per_iteration": 0, "once": 0}
+    for name in ("optimal", "v8"):
+        assert summary[name]["difference"] == {key: summary[name][key] - legacy[key]
+                                               for key in ("per_call", "per_iteration", "once")}
+    # each policy's total is the sum of its functions' counts
+    compared = [f["policies"] for entry in doc["files"] for f in entry["functions"] if f.get("policies")]
+    assert legacy["per_call"] == sum(p["legacy"]["per_call"] for p in compared)
     codes = {d["code"] for entry in doc["files"] for d in entry["diagnostics"]}
     assert {"BX104"} <= codes
 
@@ -212,8 +273,16 @@ def test_cli_compare_usage_errors(monkeypatch, capsys, value, message):
 def test_cli_quiet_compare_prints_only_diagnostics(monkeypatch):
     monkeypatch.chdir(ROOT)
     _, out = run("-q", "--compare", "legacy,optimal", "examples/probes.ts")
-    assert "allocations per call/per iteration" not in out
+    assert "allocations per call/per iteration" not in out and "compared, by policy" not in out
     assert "[BX104]" in out
+
+
+def test_cli_compare_statistics_prints_the_headline_without_the_tables(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    _, out = run("--statistics", "--compare", "legacy,optimal", "examples/")
+    assert "allocations per call/per iteration under" not in out
+    assert "allocations of the 4 files compared, by policy:" in out
+    assert "`optimal`: 5 per call, 1 per iteration; from `legacy`: -36 per call (-88%)" in out
 
 
 def test_workers_and_the_cache_give_the_same_comparison(monkeypatch, tmp_path):

@@ -102,9 +102,20 @@ def test_explicit_config_file(project, tmp_path_factory):
     ("boxcheck.toml", 'exculde = ["x"]\n', "boxcheck.toml: exculde: unknown key; known keys: policy, fail-on"),
     ("pyproject.toml", '[tool.boxcheck]\nfail_on = "error"\n', "pyproject.toml: tool.boxcheck.fail_on: unknown key"),
     ("boxcheck.toml", 'include = "src"\n', "boxcheck.toml: include: expected a list of glob strings, got 'src'"),
-    ("boxcheck.toml", 'fail-on = "warn"\n', "boxcheck.toml: fail-on: 'warn' is not one of error, warning, info, hint"),
+    ("boxcheck.toml", 'fail-on = "loud"\n', "boxcheck.toml: fail-on: 'loud' is not one of error, warning, info, hint"),
     ("boxcheck.toml", 'policy = "fastest"\n', "boxcheck.toml: policy: 'fastest' is not one of optimal"),
-    ("boxcheck.toml", '[severity]\nBX998 = "off"\n', "boxcheck.toml: severity: unknown rule code 'BX998'"),
+    ("boxcheck.toml", '[severity]\nBX998 = "off"\n', "boxcheck.toml: severity: unknown rule 'BX998'; the rules: BX001"),
+    ("boxcheck.toml", '[severity]\nheap-captures = "off"\n', "boxcheck.toml: severity: unknown rule 'heap-captures'"),
+    ("boxcheck.toml", 'select = ["BX9"]\n', "boxcheck.toml: select: the prefix 'BX9' matches no rule"),
+    ("boxcheck.toml", 'ignore = ["heap"]\n', "boxcheck.toml: ignore: 'heap' is not a rule code (BX101), a code prefix"),
+    ("boxcheck.toml", 'select = "BX1"\n', "boxcheck.toml: select: expected a list of rule codes, names or prefixes"),
+    ("boxcheck.toml", '[[overrides]]\nignore = ["BX101"]\n', "boxcheck.toml: overrides[0].files: expected a non-empty"),
+    ("boxcheck.toml", '[[overrides]]\nfiles = ["t/**"]\n', "boxcheck.toml: overrides[0]: says nothing: give ignore"),
+    ("boxcheck.toml", '[[overrides]]\nfiles = ["t/**"]\npolicy = "v8"\n',
+     "boxcheck.toml: overrides[0].policy: unknown key; known keys: files, ignore, severity"),
+    ("pyproject.toml", '[[tool.boxcheck.overrides]]\nfiles = ["t/**"]\nseverity = { BX101 = "x" }\n',
+     "pyproject.toml: tool.boxcheck.overrides[0].severity.BX101: 'x' is not one of error"),
+    ("boxcheck.toml", 'overrides = { files = ["x"] }\n', "boxcheck.toml: overrides: expected an array of tables"),
     ("boxcheck.toml", '[severity]\nBX101 = "loud"\n', "boxcheck.toml: severity.BX101: 'loud' is not one of error"),
     ("boxcheck.toml", 'severity = "off"\n', "boxcheck.toml: severity: expected a table"),
     ("boxcheck.toml", "include = [\n", "boxcheck.toml: not valid TOML"),
@@ -125,7 +136,7 @@ def test_missing_explicit_config_and_bad_severity_option(project, capsys):
     with pytest.raises(SystemExit) as exit_info:
         run_cli("--severity", "BX101", "src/a.ts")
     assert exit_info.value.code == 2
-    assert "expected CODE=LEVEL" in capsys.readouterr().err
+    assert "expected RULE=LEVEL with RULE a code or name" in capsys.readouterr().err
 
 
 def test_apply_changes_severity_and_drops_rules_turned_off():

@@ -24,6 +24,9 @@ from .conftest import ROOT
 PAGE = ROOT / "docs" / "first-run.md"
 MOMENT = Path("moment@2.31.0") / "moment.js"
 FENCE = re.compile(r"^```[a-z]*\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+#: the page commits to a throwaway repository (``--since``): on any machine, whoever git thinks the user is.
+GIT_IDENTITY = {f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER")
+                for what, value in (("NAME", "boxcheck"), ("EMAIL", "boxcheck@example.com"))}
 
 
 def transcripts(page: str) -> list[tuple[list[str], list[str]]]:
@@ -58,7 +61,8 @@ def test_each_transcript_is_what_boxcheck_prints(corpus, tmp_path, index):
     wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m capture_analysis \"$@\"\n")
     wrapper.chmod(0o755)
     script = "".join(f"echo {shlex.quote('$ ' + command)}\n{command}\n" for command in commands)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "PYTHONPATH": str(ROOT),
+           **GIT_IDENTITY}
     env.pop("BOXCHECK_NO_CACHE", None)
     done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL, timeout=300)

@@ -74,13 +74,41 @@ def test_driver_rules_are_the_catalogue_and_results_index_them(monkeypatch):
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
 
 
-def test_help_uri_is_the_rules_page_inside_the_package_or_the_docs_url(monkeypatch, sarif_validator):
+def test_help_and_descriptions_are_plain_text_beside_their_markdown(monkeypatch):
+    """``text`` is for viewers without Markdown: the same words, with no markup left."""
     rules = sarif(monkeypatch, "examples/factories.ts")["runs"][0]["tool"]["driver"]["rules"]
-    assert [r["helpUri"] for r in rules] == [rule.href() for rule in RULES.values()]
+    for descriptor in rules:
+        rule = RULES[descriptor["id"]]
+        for field, source in (("shortDescription", rule.summary), ("fullDescription", rule.what)):
+            assert descriptor[field]["markdown"] == source
+            assert descriptor[field]["text"] == source.replace("`", "")
+        markdown, text = descriptor["help"]["markdown"], descriptor["help"]["text"]
+        assert markdown == rule.doc()
+        example = markdown.split("```ts\n")[1].split("\n```")[0]
+        assert "\n".join(f"    {line}".rstrip() for line in example.split("\n")) in text
+        prose = "\n".join(line for line in text.split("\n") if not line.startswith("    "))
+        assert not re.search(r"^#|^\||`|\*\*", prose, re.MULTILINE), descriptor["id"]
+        words = "\n".join(line for line in markdown.split("\n") if not line.startswith("```"))
+        assert re.findall(r"\w+", text) == re.findall(r"\w+", words), descriptor["id"]
+
+
+def test_help_uri_only_with_a_docs_url_that_is_no_file_link(monkeypatch, sarif_validator, tmp_path):
+    """A log is read elsewhere (a code scanning service): the page inside the package that wrote it is no link
+    there.  The LSP format, read on the same machine, keeps linking to it."""
+    rules = sarif(monkeypatch, "examples/factories.ts")["runs"][0]["tool"]["driver"]["rules"]
+    assert all("helpUri" not in r for r in rules)
     log = sarif(monkeypatch, "--docs-url", "https://example.org/boxcheck/rules.html", "examples/factories.ts")
     validate(sarif_validator, log)
     assert [r["helpUri"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == \
         [f"https://example.org/boxcheck/rules.html#{rule.anchor}" for rule in RULES.values()]
+    page = (tmp_path / "rules.html").as_uri()
+    (tmp_path / "boxcheck.toml").write_text(f'docs-url = "{page}"\n', encoding="utf-8")
+    source = tmp_path / "a.ts"
+    source.write_text("export function f() { let n = 0; return () => n++; }\n", encoding="utf-8")
+    log = sarif(monkeypatch, str(source))
+    assert all("helpUri" not in r for r in log["runs"][0]["tool"]["driver"]["rules"])
+    _, out = run_cli("--format", "lsp", str(source))
+    assert {d["codeDescription"]["href"].split("#")[0] for d in json.loads(out)[0]["diagnostics"]} == {page}
 
 
 @pytest.mark.parametrize("path", INPUTS)

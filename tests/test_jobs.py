@@ -19,6 +19,7 @@ from capture_analysis.batch import workers as parallel
 from capture_analysis.batch.loading import load
 from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.cli import main
+from capture_analysis.config import Config
 from capture_analysis.report import FORMATS, RunOptions
 
 from .conftest import ROOT
@@ -163,7 +164,7 @@ def plain(value: object) -> bool:
 
 @pytest.mark.parametrize("format", sorted(FORMATS))
 def test_what_crosses_the_process_boundary_is_plain_data_not_the_analysis(format):
-    task = FileTask(format, RunOptions(explain=True), (), 1 << 20)
+    task = FileTask(format, RunOptions(explain=True), Config(), 1 << 20)
     loaded = load(str(ROOT / "examples" / "factories.ts"))
     result = outcome.outcome_of(loaded, task)
     assert isinstance(result, Analyzed)

@@ -49,7 +49,7 @@ def test_hover_names_storage_captures_evidence_and_allocations():
     occurrence = result.index.at(source.data.index(b"total +="))
     assert occurrence is not None and occurrence.decision.binding.name == "total"
     text = hover_markdown(result.analysis, occurrence.decision)
-    assert "`total` (let) is **context** (per-call, site `makeTally@1:1#0`)" in text
+    assert "`total` (let) is **context** (per-call)" in text
     assert "Captured by `add` at 4:5, `delta` at 5:5." in text
     assert "1. 4:5: captured by `add`" in text
     assert "reassigned at 4:40 inside `add`" in text

@@ -1,4 +1,5 @@
-"""A real editor as the client: headless Neovim opens a `.ts` file with `boxcheck lsp` configured.
+"""A real editor as the client: headless Neovim, set up with the README's `init.lua` snippet as written, opens a
+`.ts` file and the snippet starts `boxcheck lsp` (the `boxcheck` on PATH, this checkout's).
 
 Neovim keeps diagnostics in byte columns, converting from the server's UTF-16
 itself; the expected columns here are computed from the text in bytes, so a
@@ -49,11 +50,26 @@ def expected_in_neovim(text: str, path: Path) -> list[dict]:
     return sorted(out, key=lambda d: (d["lnum"], d["col"]))
 
 
+def init_lua_snippet(document: Path) -> str:
+    """The Neovim set-up of the README (and of docs/lsp.md): the `lua` block after "Neovim 0.7 or later"."""
+    text = document.read_text(encoding="utf-8")
+    after = text[text.index("Neovim 0.7 or later"):]
+    return after.split("```lua\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_and_the_lsp_page_give_the_same_neovim_set_up():
+    assert init_lua_snippet(ROOT / "README.md") == init_lua_snippet(ROOT / "docs" / "lsp.md")
+
+
 def run_neovim(tmp_path: Path, plan: dict) -> dict:
+    setup = tmp_path / "init.lua"
+    setup.write_text(init_lua_snippet(ROOT / "README.md"), encoding="utf-8")
     plan_path = tmp_path / "plan.json"
-    plan_path.write_text(json.dumps(plan), encoding="utf-8")
+    plan_path.write_text(json.dumps({**plan, "setup": str(setup)}), encoding="utf-8")
     home = tmp_path / "home"
+    # `boxcheck` as the snippet names it: the console script beside this Python, importing this checkout
     env = {**os.environ, "BOXCHECK_PLAN": str(plan_path), "HOME": str(home),
+           "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""),
            "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         env[name] = str(home / name.lower())
@@ -75,14 +91,14 @@ def test_neovim_receives_the_diagnostics_hovers_and_sends_incremental_changes(tm
     inserted = "/*é😀*/ "
     after = TEXT.replace("let count", inserted + "let count")
     plan = {
-        "file": str(path), "root": str(tmp_path), "out": str(tmp_path / "result.json"), "wait_ms": int(TIMEOUT * 1000),
-        "cmd": [sys.executable, "-m", "capture_analysis", "lsp"],
+        "file": str(path), "out": str(tmp_path / "result.json"), "wait_ms": int(TIMEOUT * 1000),
         "hover": {"row": 1, "col": len(count_line[:count_line.index("label")].encode())},
         "edit": {"row": 1, "col": len(count_line[:count_line.index("let count")].encode()), "text": inserted},
         "expect_col_after_edit": count_col + len(inserted.encode()),
     }
     result = run_neovim(tmp_path, plan)
     assert result["ok"], result.get("error")
+    assert result["filetype"] == "typescript"
     assert result["attached"] and result["offset_encoding"] == "utf-16"
 
     assert result["received"]

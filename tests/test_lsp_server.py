@@ -65,7 +65,7 @@ def test_a_session_open_change_hover_code_action_save_close_shutdown(start, tmp_
     assert hover["range"] == range_of(MAKE, "count", 1)
     value = hover["contents"]["value"]
     assert hover["contents"]["kind"] == "markdown"
-    assert "`count` (let) is **box** (per-call, site `make@1:8#0`)" in value
+    assert "`count` (let) is **box** (per-call)" in value
     assert "Captured by `inc` at 3:12." in value
     assert "reassigned at 3:20 inside `inc`" in value
     assert "Each call of `make` allocates **1** per call and **0** per loop iteration: box {`count`} per-call" \

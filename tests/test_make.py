@@ -123,5 +123,5 @@ def test_a_venv_that_failed_half_way_is_removed_so_the_next_run_starts_again(pro
 def test_lint_runs_ruff_and_mypy_with_the_venvs_python(project):
     code, commands, _ = make(project, "lint")
     assert code == 0
-    assert commands[-2:] == [".venv/bin/python -m ruff check capture_analysis tests benchmarks",
+    assert commands[-2:] == [".venv/bin/python -m ruff check capture_analysis tests benchmarks .ci setup.py",
                              ".venv/bin/python -m mypy"]

@@ -1,16 +1,19 @@
-"""boxcheck as ``pip install`` leaves it: the built wheel, installed into a fresh virtual environment, prints
-its rules and links every diagnostic to a page that exists there.
+"""boxcheck as ``pip install`` leaves it: the wheel holds the license, the JSON Schema and every page the commands
+name; installed into a fresh virtual environment, it prints its rules and links every LSP diagnostic to a page
+that exists there.
 
-The wheel is built offline from a copy of what an sdist holds (so the checkout gets no ``build/``), and
-installed without its dependencies: the fresh environment finds those through a ``.pth`` file naming the
-directories they are installed in here, after its own site-packages, so ``capture_analysis`` can only come
-from the wheel (the test checks that it does).
+The wheel is built offline as ``python -m build`` builds it, from the source distribution (so a file that
+MANIFEST.in leaves out is missing from the wheel too), made from a copy of the checkout (which gets no
+``build/``); it is installed without its dependencies: the fresh environment finds those through a ``.pth``
+file naming the directories they are installed in here, after its own site-packages, so ``capture_analysis``
+can only come from the wheel (the test checks that it does).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,11 +39,11 @@ def setuptools_builds_wheels() -> bool:
         import setuptools
     except ImportError:
         return False
-    return tuple(int(part) for part in setuptools.__version__.split(".")[:2]) >= (70, 1)
+    return tuple(int(part) for part in setuptools.__version__.split(".")[:2]) >= (77, 0)
 
 
 pytestmark = pytest.mark.skipif(not setuptools_builds_wheels(),
-                                reason="needs setuptools 70.1 or later (the `test` extra installs it) to build "
+                                reason="needs setuptools 77 or later (the `test` extra installs it) to build "
                                        "the wheel offline")
 
 
@@ -64,22 +67,36 @@ def resolves(url: str, inside: Path) -> bool:
     return parts.fragment in ids.ids
 
 
+#: what the source distribution is made from: the files of the checkout that building reads.
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "capture_analysis", "docs")
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh environment with the wheel installed; returns its ``bin`` folder."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
-    tree = work / "source"
+    tree = work / "checkout"
     tree.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, tree / name)
-    shutil.copytree(ROOT / "capture_analysis", tree / "capture_analysis",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(ROOT / name, tree / name)
+    build_sdist = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
+    name = subprocess.run([sys.executable, "-c", build_sdist, str(work / "sdist")], cwd=tree, check=True,
+                          capture_output=True, text=True, timeout=300).stdout.split()[-1]
+    shutil.unpack_archive(work / "sdist" / name, work / "unpacked")
+    (source,) = (work / "unpacked").iterdir()
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(work / "dist"), str(tree)],
+                    "--disable-pip-version-check", "-w", str(work / "dist"), str(source)],
                    check=True, capture_output=True, timeout=300)
-    (wheel,) = (work / "dist").glob("boxcheck-*.whl")
-    assert "capture_analysis/docs/rules.html" in zipfile.ZipFile(wheel).namelist()
-    environment = work / "env"
+    (built,) = (work / "dist").glob("boxcheck-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh environment with the wheel installed; returns its ``bin`` folder."""
+    environment = tmp_path_factory.mktemp("installed") / "env"
     venv.EnvBuilder(with_pip=False).create(environment)
     python = environment / "bin" / "python"
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
@@ -114,7 +131,9 @@ def test_rule_prints_the_documentation_after_pip_install(installed):
     assert "commands:" in boxcheck(installed, "--help").stdout
 
 
-def test_lsp_and_sarif_links_resolve_inside_the_installed_package(installed, tmp_path):
+def test_lsp_links_resolve_inside_the_installed_package_and_sarif_links_nowhere_by_default(installed, tmp_path):
+    """A SARIF log is read on another machine, where the installed page is no link: it has ``help``, no
+    ``helpUri``, until a ``docs-url`` is given."""
     (tmp_path / "a.ts").write_text("export function f() { let n = 0; return () => n++; }\n"
                                    "// boxcheck-ignore BX102\n", encoding="utf-8")
     lsp = boxcheck(installed, "--format", "lsp", "a.ts", cwd=tmp_path)
@@ -124,4 +143,30 @@ def test_lsp_and_sarif_links_resolve_inside_the_installed_package(installed, tmp
     sarif = boxcheck(installed, "--format", "sarif", "a.ts", cwd=tmp_path)
     rules = json.loads(sarif.stdout)["runs"][0]["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(RULES)
-    assert all(resolves(rule["helpUri"], installed.parent) for rule in rules)
+    assert all("helpUri" not in rule and rule["help"]["text"] for rule in rules)
+
+
+def test_the_wheel_holds_the_license_the_schema_and_every_page_the_commands_name(wheel, installed):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert any(re.fullmatch(r"boxcheck-[^/]+\.dist-info/(licenses/)?LICENSE", name) for name in names), names
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.read("capture_analysis/docs/schema/boxcheck-1.json") == \
+            (ROOT / "docs" / "schema" / "boxcheck-1.json").read_bytes()
+    said = "".join(boxcheck(installed, *args).stdout for args in (
+        ["--help"], ["rule", "--all"], ["rule", "--help"], ["graph", "--help"], ["verify", "--help"],
+        ["lsp", "--help"]))
+    named = set(re.findall(r"\bdocs/[\w./-]+\.(?:md|json|html)", said))
+    assert {"docs/rules.md", "docs/lsp.md", "docs/expectations.md", "docs/parsing.md"} <= named
+    assert {f"capture_analysis/{page}" for page in named} <= names
+    assert {f"capture_analysis/{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "docs").rglob("*")
+            if path.is_file()} <= names
+
+
+def test_lsp_without_its_extra_says_how_to_add_it_to_an_installed_boxcheck(monkeypatch, capsys):
+    """From a wheel or a git URL there is no checkout: `pip install -e '.[lsp]'` would not work there."""
+    from capture_analysis.commands import lsp
+
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    monkeypatch.delitem(sys.modules, "capture_analysis.lsp.server", raising=False)
+    assert lsp.main([]) == 2
+    assert "install them with `pip install 'boxcheck[lsp]'`" in capsys.readouterr().err

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -43,3 +48,35 @@ def test_staged_file_names_are_what_the_command_accepts(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert run_cli("ok.ts")[0] == 0
     assert run_cli("ok.ts", "boxed.ts")[0] == 1
+
+
+def documented_commands() -> str:
+    """The shell commands of docs/configuration.md that write the pre-commit configuration and run it."""
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    block = text.split("<!-- pre-commit:begin -->\n", 1)[1].split("<!-- pre-commit:end -->", 1)[0]
+    assert block.startswith("```sh\n") and block.endswith("```\n")
+    return block[len("```sh\n"):-len("```\n")]
+
+
+def test_the_documented_set_up_installs_the_hook_from_a_clone_and_fails_a_finding(tmp_path):
+    """As written: boxcheck cloned beside the repository to check (its committed HEAD), pre-commit given its
+    path and commit, building the hook's environment from it; `run --all-files` fails on the finding."""
+    git = shutil.which("git")
+    assert git is not None
+    subprocess.run([git, "clone", "--quiet", str(ROOT), str(tmp_path / "boxcheck")], check=True, timeout=120)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "ok.ts").write_text("export const f = (n: number) => () => n;\n", encoding="utf-8")
+    (project / "boxed.ts").write_text("export function f() { let n = 0; return () => n++; }\n", encoding="utf-8")
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "BOXCHECK_NO_CACHE")}
+    # pre-commit as the test extra installs it, beside this Python; its store and git's identity in tmp_path
+    env.update(PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+               PRE_COMMIT_HOME=str(tmp_path / "pre-commit"), HOME=str(tmp_path))
+    subprocess.run([git, "init", "--quiet"], cwd=project, check=True, env=env)
+    subprocess.run([git, "add", "ok.ts", "boxed.ts"], cwd=project, check=True, env=env)
+    done = subprocess.run(["bash", "-e", "-c", documented_commands()], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "boxed.ts:1:27: warning[BX101]" in done.stdout and "ok.ts:" not in done.stdout, done.stdout
+    assert (project / ".git" / "hooks" / "pre-commit").is_file()

@@ -45,9 +45,27 @@ def test_turned_off_the_rule_costs_nothing(tmp_path, monkeypatch):
 def test_explain_prints_the_chain(tmp_path):
     path = tmp_path / "leak.ts"
     path.write_text(LEAK)
-    _, out = run_cli("--explain", str(path))
+    _, out = run_cli("--explain", "--show-hints", str(path))
     assert "  = note 1/4, context slot:" in out
     assert "    |               ^ `use` refers to `big`, so V8 gives it a slot in the function context of `make`" in out
     assert "  = note 3/4, escapes:" in out
     assert "    |          ^ the arrow: returned" in out
-    assert "^ nothing the arrow at 5:10 can run refers to `big`" in out
+    assert "^ no durable code refers to `big`: not the arrow at 5:10, no closure nested in it" in out
+
+
+def test_text_hides_hints_unless_asked_and_says_so(tmp_path):
+    """Hints are counted, not printed (``tsc`` leaves its suggestions to editors); ``--show-hints`` and
+    ``--fail-on hint`` print them."""
+    path = tmp_path / "leak.ts"
+    path.write_text(LEAK)
+    code, out = run_cli(str(path))
+    assert "hint[BX107]" not in out and code == 0
+    assert out.endswith("0 errors, 0 warnings, 1 hint (not shown; --show-hints shows them)\n")
+    code, out = run_cli("--show-hints", str(path))
+    assert "hint[BX107] `big` (`new Big()`) is kept alive" in out and out.endswith("1 hint\n") and code == 0
+    code, out = run_cli("--fail-on", "hint", str(path))
+    assert "hint[BX107]" in out and code == 1
+    code, out = run_cli("-q", str(path))
+    assert out == "" and code == 0
+    code, out = run_cli("--format", "json", str(path))
+    assert json.loads(out)["files"][0]["diagnostics"][0]["severity"] == "hint"

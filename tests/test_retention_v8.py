@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from capture_analysis.analyze import analyze_text
+from capture_analysis.model import Closure
 
 from .conftest import NODE, ROOT, needs_node
 
@@ -46,9 +47,19 @@ def alive() -> dict[str, list[dict]]:
 
 
 def reported(path: Path, function: str) -> set[str]:
+    """The bindings reported in the exported function and the functions nested in it (a constructor or a
+    method of a class it defines): the objects its call makes."""
     analysis = analyze_text(relative(path), path.read_text(encoding="utf-8"))
-    return {retention.binding.name for report in analysis.functions if report.closure.name == function
+    return {retention.binding.name for report in analysis.functions if within(report.closure, function)
             for retention in report.retentions}
+
+
+def within(closure: Closure | None, function: str) -> bool:
+    while closure is not None and not closure.is_module:
+        if closure.name == function and closure.parent is not None and closure.parent.is_module:
+            return True
+        closure = closure.parent
+    return False
 
 
 @needs_node

@@ -62,7 +62,8 @@ def message(analysis: FileAnalysis, code: str) -> str:
           return off;
         }
      """, "off", "the arrow at 3:19",
-     "created inside its own initializer, which is not that closure literal, so no back-patch"),
+     "created while its own initializer runs, before the binding holds its value (only a closure that is itself "
+     "the initializer gets its copy filled in afterwards)"),
 ])
 def test_captured_before_init_names_the_closure_and_why(code, name, closure, why):
     analysis = analyze(code)

@@ -92,11 +92,20 @@ def test_rule_prints_one_rule_by_code_or_name(argument):
     assert run_cli("rule", argument) == (0, RULES["BX101"].doc())
 
 
-def test_rule_all_prints_every_rule_in_catalogue_order():
+def test_rule_all_prints_every_rule_in_code_order():
     code, out = run_cli("rule", "--all")
     assert code == 0
     assert out == "\n".join(rule.doc() for rule in RULES.values())
-    assert re.findall(r"^## (BX\d{3}) ", out, re.MULTILINE) == list(RULES)
+    assert re.findall(r"^## (BX\d{3}) ", out, re.MULTILINE) == sorted(RULES)
+    assert re.findall(r"^\| \[(BX\d{3})\]", rules_doc.render(), re.MULTILINE) == sorted(RULES)
+
+
+def test_a_rule_off_by_default_says_so_in_its_doc_and_the_table():
+    off = [rule for rule in RULES.values() if not rule.enabled]
+    assert off, "the catalogue has a rule that is off by default (BX108)"
+    for rule in off:
+        assert f"\nDefault severity: off (selecting it reports at {rule.severity.label}).\n" in rule.doc()
+        assert f"| {rule.name} | off (selecting it reports at {rule.severity.label}) |" in rules_doc.render()
 
 
 @pytest.mark.parametrize("args", [(), ("BX999",), ("BX101", "--all"), ("no-such-rule",)])

@@ -86,6 +86,16 @@ def test_other_comments_mentioning_the_marker_are_not_directives():
     assert parse_comment("/* boxcheck-ignore-file BX103 */") == (DirectiveKind.FILE, ("BX103",), "")
 
 
+def test_a_rule_name_stands_for_its_code_and_any_other_word_starts_the_reason():
+    assert parse_comment("// boxcheck-ignore heap-capture, BX102 reviewed-by-bob") == \
+        (DirectiveKind.LINE, ("BX101", "BX102"), "reviewed-by-bob")
+    assert parse_comment("// boxcheck-ignore Heap-Capture") == (DirectiveKind.LINE, ("BX101",), "")
+    assert parse_comment("// boxcheck-ignore heap-captures -- typo") == \
+        (DirectiveKind.LINE, (), "heap-captures -- typo")
+    assert codes(COUNTER % "  // boxcheck-ignore heap-capture -- reviewed") == []
+    assert codes(COUNTER % "  // boxcheck-ignore per-iteration-capture") == [("BX101", 2), ("BX003", 2)]
+
+
 def test_tsx_comment_in_jsx_is_a_directive():
     code = """\
     export function View() {

@@ -4,7 +4,7 @@ A key is the SHA-256 of the file's bytes and path, and of the run's
 identity: the tool's version, a fingerprint of its code and of the parser
 (so editing boxcheck or upgrading tree-sitter invalidates every entry), and
 every option that changes what a file's record holds (policy, ``--compare``,
-rule severities).  Suppression comments are part of the bytes.  A record is
+the rules that run and their levels, per-file overrides).  Suppression comments are part of the bytes.  A record is
 what every format renders from (``report.file_record``), so the output format and
 the options that only change the rendering (``--quiet``, ``--explain``,
 colour, ``docs-url``) are not part of the key: a run in another format reads

@@ -5,6 +5,11 @@ a link loop cannot trap the walk); ``node_modules``, ``.git`` and whatever
 the ``.gitignore`` files of the repository exclude are skipped.  Globs are
 expanded here, so ``boxcheck 'src/**/*.ts'`` works in any shell.  Each file
 is listed once, however many arguments name it.
+
+An argument that yields nothing to analyze is an error, never a silent
+pass: a file named on the command line that is not TypeScript or JavaScript
+(a ``.vue`` file parsed as TSX would be a screen of false syntax errors), a
+directory with no such file, a glob that matches none.
 """
 
 from __future__ import annotations
@@ -31,6 +36,13 @@ class Collected:
     errors: list[tuple[str, str]] = field(default_factory=list)
     #: (path, message): things passed over on purpose while walking (broken links).
     notes: list[tuple[str, str]] = field(default_factory=list)
+
+
+def unsupported(path: str) -> str | None:
+    """Why a file named explicitly is not analyzed (its type), or ``None``; a declaration file is analyzed."""
+    if os.path.splitext(path.lower())[1] in SOURCE_SUFFIXES:
+        return None
+    return f"not a TypeScript or JavaScript file (boxcheck reads {', '.join(sorted(SOURCE_SUFFIXES))})"
 
 
 def is_source(name: str) -> bool:
@@ -109,9 +121,17 @@ def collect(arguments: list[str]) -> Collected:
 
     for argument in arguments:
         if os.path.isfile(argument):
-            add(argument)
+            if (refused := unsupported(argument)) is not None:
+                result.errors.append((argument, refused))
+            else:
+                add(argument)
         elif os.path.isdir(argument):
-            for path in walk(argument, rules, result):
+            unreadable = len(result.errors)
+            found = walk(argument, rules, result)
+            if not found and len(result.errors) == unreadable:
+                result.errors.append((argument, "no TypeScript or JavaScript file in this directory (node_modules "
+                                                "and what .gitignore excludes are skipped)"))
+            for path in found:
                 add(path)
         elif GLOB_CHARS & set(argument):
             matches = sorted(glob.glob(argument, recursive=True))

@@ -107,7 +107,7 @@ def recorded(loaded: SourceFile, task: FileTask, complete: bool = True) -> Outco
     keeps it for a run in any format); a run in another format without the cache spares the rest.
     """
     try:
-        analysis = task.analyzer(loaded)
+        analysis = task.analyzer(loaded.path)(loaded)
         return Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
                         FileCounts.of(analysis, analysis.shown))
     except Exception as error:  # one bad file must not lose the others

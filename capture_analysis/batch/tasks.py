@@ -1,8 +1,8 @@
 """What a run asks of each of its files, and what each gives back, in a form that crosses processes.
 
 A ``FileTask`` is everything besides a file's bytes that decides its output
-(what of it decides a record is the cache's key), with the analyzer made
-from it once; an ``Outcome`` is what a file gives back, computed in this
+(what of it decides a record is the cache's key), with the analyzers made
+from it; an ``Outcome`` is what a file gives back, computed in this
 process or in a worker (``outcome``) or read from the cache (``cache``).
 They live here, below the three modules that pass them around, so that the
 cache needs neither of the others.
@@ -10,14 +10,16 @@ cache needs neither of the others.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..analyze import Analyzer
+from ..analyze import Analyzer, decide_bound
 from ..compare import deciding
 from ..config import Config
 from ..policies import POLICIES
 from ..report import FileCounts, RunOptions
+from ..retention.callees import configured
 from ..rules import Severity
 
 if TYPE_CHECKING:
@@ -34,26 +36,38 @@ class FileTask:
 
     format: str
     options: RunOptions
-    #: the configuration's severities after command-line overrides: (code, level or None for off), sorted.
-    severities: tuple[tuple[str, Severity | None], ...]
+    #: the configuration with the command line's rule options: which rules run in each file, at what level.
+    settings: Config
     max_file_size: int
-    #: how each file is analyzed: made here, once, from the options (and sent to the workers with the task).
-    analyzer: Analyzer = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        compare = self.options.compare
-        analyzer = Analyzer(POLICIES[self.options.policy], dict(self.severities), deciding(compare)) if compare \
-            else Analyzer(POLICIES[self.options.policy], dict(self.severities))
-        object.__setattr__(self, "analyzer", analyzer)
+    #: how the files are analyzed, one analyzer per distinct set of rule levels (per-file overrides make
+    #: several): made in each process as its files ask (the task travels to the workers without them).
+    analyzers: dict[tuple[tuple[str, Severity | None], ...], Analyzer] = field(
+        init=False, repr=False, compare=False, default_factory=dict)
 
     @classmethod
     def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> FileTask:
-        return cls(format, options, tuple(sorted(settings.severity.items())), max_file_size)
+        return cls(format, options, settings, max_file_size)
+
+    def analyzer(self, path: str) -> Analyzer:
+        """How the file at ``path`` is analyzed: the run's policies, and the rule levels of that file."""
+        levels: Mapping[str, Severity | None] = self.settings.severities_for(path)
+        key = tuple(levels.items())
+        analyzer = self.analyzers.get(key)
+        if analyzer is None:
+            compare = self.options.compare
+            analyzer = Analyzer(POLICIES[self.options.policy], levels, deciding(compare) if compare else decide_bound,
+                                configured(self.settings.run_and_drop, self.settings.keeps))
+            self.analyzers[key] = analyzer
+        return analyzer
 
     def identity(self) -> list[object]:
-        """What of the task changes a file's record, as JSON data for the cache key."""
-        return [self.options.policy, list(self.options.compare),
-                [[code, None if level is None else level.label] for code, level in self.severities]]
+        """What of the task changes a file's record, as JSON data for the cache key: the per-file overrides with
+        the rest, since the key holds each file's path (the ``[retention]`` entries only when there are some)."""
+        identity: list[object] = [self.options.policy, list(self.options.compare), self.settings.rules_identity()]
+        retention = (self.settings.run_and_drop, self.settings.keeps)
+        if any(retention):
+            identity.append([list(entries) for entries in retention])
+        return identity
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ from typing import Any
 from .cache import Cache
 from .gc_tuning import tune_for_batch
 from .outcome import Read, internal_error, looked_up, outcome_at
+from .progress import fork_safe
 from .tasks import Failed, FileTask, Outcome
 
 CHUNK_FILES = 16
@@ -83,8 +84,9 @@ def analyze_chunk(paths: list[str], read: list[Read | None], task: FileTask, cac
 
 
 def start_method() -> BaseContext:
-    """``fork`` starts workers fastest, with the parser already loaded, but is unsafe once threads run."""
-    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+    """``fork`` starts workers fastest, with the parser already loaded, but is unsafe once threads run (but the
+    progress line's, ``progress.fork_safe``)."""
+    if "fork" in multiprocessing.get_all_start_methods() and all(map(fork_safe, threading.enumerate())):
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
 

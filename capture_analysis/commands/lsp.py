@@ -13,6 +13,9 @@ import sys
 from collections.abc import Sequence
 
 LEVELS = ("debug", "info", "warning", "error")
+#: how to add the extra to an installed boxcheck, from a wheel or a git URL alike (pip installs only what the
+#: extra adds); `-e '.[lsp]'` would work in a checkout only.
+LSP_EXTRA = "`pip install 'boxcheck[lsp]'`"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..lsp.server import build
     except ImportError as error:
         print(f"boxcheck lsp: the language server needs pygls and lsprotocol ({error}); install them with "
-              "`pip install -e '.[lsp]'` (or `make test`, which installs every extra)", file=sys.stderr)
+              f"{LSP_EXTRA} (in a checkout of boxcheck, `make test` installs every extra)", file=sys.stderr)
         return 2
     handler = logging.FileHandler(args.log_file, encoding="utf-8") if args.log_file else logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -2,7 +2,7 @@
 
     boxcheck rule BX101             # one rule (its code or its name, ``heap-capture``)
     boxcheck rule BX101 BX103       # several, in the order given
-    boxcheck rule --all             # every rule, in catalogue order
+    boxcheck rule --all             # every rule, in code order
 
 The text is the rule's section of ``docs/rules.md``, printed from the
 catalogue inside the package, so it is there after ``pip install`` and is
@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TextIO
 
+from ..diagnose.selection import known, rule_code
 from ..rules import PACKAGED_PAGE, RULES, Rule
 
 
@@ -29,23 +31,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def find(name: str) -> Rule | None:
-    """A rule by its code, in any case, or by its name."""
-    wanted = name.strip()
-    return RULES.get(wanted.upper()) or next((rule for rule in RULES.values() if rule.name == wanted.lower()), None)
+    """A rule by its code, in any case, or by its name (as everywhere a rule is named: ``selection``)."""
+    try:
+        return RULES[rule_code(name)]
+    except ValueError:
+        return None
 
 
-def known() -> str:
-    return ", ".join(f"{rule.code} {rule.name}" for rule in RULES.values())
-
-
-def print_rules(names: Sequence[str], prog: str = "boxcheck rule") -> int:
-    """Print the rules named, or none when one is unknown (exit 2, with the known codes)."""
+def print_rules(names: Sequence[str], prog: str = "boxcheck rule", out: TextIO | None = None) -> int:
+    """Print the rules named (to ``out``, standard output by default), or none when one is unknown (exit 2, with
+    the known codes)."""
     found = [(name, find(name)) for name in names]
     unknown = [name for name, rule in found if rule is None]
     if unknown:
         print(f"{prog}: unknown rule {', '.join(unknown)}; the rules: {known()}", file=sys.stderr)
         return 2
-    sys.stdout.write("\n".join(rule.doc() for _, rule in found if rule is not None))
+    (out or sys.stdout).write("\n".join(rule.doc() for _, rule in found if rule is not None))
     return 0
 
 

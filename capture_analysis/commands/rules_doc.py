@@ -23,30 +23,37 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import __version__
-from ..rules import DOCS_PAGE, PACKAGED_PAGE, RULES
+from ..rules import DOCS_PAGE, PACKAGED_PAGE, RULES, Rule
 
 HEADER = """# Rules
 
 Generated from `capture_analysis/rules.py` by `python -m capture_analysis.commands.rules_doc --write`
 (`make rules`); do not edit by hand. `boxcheck rule CODE` prints one section, `boxcheck rule --all` all of
-them. Codes are never reused. Severities can be changed or rules disabled per code in the
-[configuration](configuration.md), and single findings silenced with
+them, in code order. Codes are never reused. Rules can be selected, turned off or given another
+severity by code, name or code prefix in the [configuration](configuration.md#choosing-the-rules) and on
+the command line (`--select`, `--ignore`, `--severity`), and single findings silenced with
 [suppression comments](configuration.md#suppressions).
 """
 
 HTML_INTRO = """Every diagnostic code of boxcheck, generated from its catalogue (`capture_analysis/rules.py`).
-`boxcheck rule CODE` prints one section, `boxcheck rule --all` all of them. Codes are never reused.
-Severities can be changed or rules turned off per code in `boxcheck.toml` or `[tool.boxcheck]` of
-`pyproject.toml`, and single findings silenced with `// boxcheck-ignore CODE -- reason` comments
-(the project's `docs/configuration.md`)."""
+`boxcheck rule CODE` prints one section, `boxcheck rule --all` all of them, in code order. Codes are never
+reused. Rules can be selected, turned off or given another severity by code, name or code prefix in
+`boxcheck.toml` or `[tool.boxcheck]` of `pyproject.toml` and on the command line (`--select`, `--ignore`,
+`--severity`), and single findings silenced with `// boxcheck-ignore CODE -- reason` comments (the
+project's `docs/configuration.md`)."""
 
 INLINE_CODE = re.compile(r"`([^`]+)`")
+
+
+def default(rule: Rule) -> str:
+    """The table's default severity: ``off`` for a rule that runs only when selected, with its level then."""
+    return rule.severity.label if rule.enabled else f"off (selecting it reports at {rule.severity.label})"
 
 
 def render() -> str:
     """``docs/rules.md``."""
     out = [HEADER, "| code | name | default severity | summary |", "|---|---|---|---|"]
-    out.extend(f"| [{rule.code}](#{rule.anchor}) | {rule.name} | {rule.severity.label} | {rule.summary} |"
+    out.extend(f"| [{rule.code}](#{rule.anchor}) | {rule.name} | {default(rule)} | {rule.summary} |"
                for rule in RULES.values())
     out.append("")
     out.extend(rule.doc() for rule in RULES.values())
@@ -56,7 +63,7 @@ def render() -> str:
 def render_html() -> str:
     """``capture_analysis/docs/rules.html``: the same sections, each with the id ``Rule.href`` points at."""
     rows = "\n".join(f'<tr><td><a href="#{rule.anchor}">{rule.code}</a></td><td>{rule.name}</td>'
-                     f"<td>{rule.severity.label}</td><td>{inline(rule.summary)}</td></tr>"
+                     f"<td>{default(rule)}</td><td>{inline(rule.summary)}</td></tr>"
                      for rule in RULES.values())
     sections = "\n".join(f'<section id="{rule.anchor}">\n{markdown_to_html(rule.doc())}</section>'
                          for rule in RULES.values())

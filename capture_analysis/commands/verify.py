@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from ..batch.files import collect
 from ..expectations.check import FileResult, Finding, verify_path
 from ..expectations.update import update_path
+from ..words import plural
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,8 +52,8 @@ def main(argv: Sequence[str]) -> int:
     errors = sum(len(r.errors) for r in results)
     if not args.quiet:
         checked = sum(r.checked for r in results)
-        print(f"verify: {len(results)} files, {checked} expectations checked: {failures} failed, "
-              f"{len(known_bad)} known wrong (BAD), {errors} errors")
+        print(f"verify: {plural(len(results), 'file')}, {plural(checked, 'expectation')} checked: {failures} failed, "
+              f"{len(known_bad)} known wrong (BAD), {plural(errors, 'error')}")
     if errors:
         return 2
     return max(status, 1 if failures else 0)

@@ -2,8 +2,9 @@
 
 ``findings`` turns decisions, retentions and syntax problems into one
 ``Diagnostic`` each, under a rule of ``rules.py``; ``suppressions`` reads the
-file's ``boxcheck-ignore`` comments; ``shown`` applies those and the
-configured severities, the stage that finishes every analysis.
+file's ``boxcheck-ignore`` comments; ``selection`` resolves which rules run
+and at what level; ``shown`` applies those, the stage that finishes every
+analysis.
 """
 
 from .findings import Diagnostic, diagnose

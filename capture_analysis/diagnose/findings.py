@@ -105,9 +105,10 @@ def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
     for retention in retentions or ():
         binding = retention.binding
         related = [(c.name_start, c.name_end, "keeps it alive without using it") for c in retention.retained_by[:3]]
-        related.extend((c.name_start, c.name_end, "refers to it") for c in retention.referenced_by[:3])
-        out.append(Diagnostic(rules.CONTEXT_RETENTION, binding.start, binding.end, retention.message, related,
-                              retention=retention))
+        related.extend((c.name_start, c.name_end, "refers to it, during the call") for c in retention.referenced_by[:3])
+        rule = rules.CONTEXT_RETENTION if retention.referenced_by else rules.CATCH_PARAMETER_RETENTION
+        out.append(Diagnostic(rule, binding.start, binding.end, retention.message, related,
+                              severity=Severity.WARNING if retention.warning else None, retention=retention))
     unmodelled = policy.unmodelled(model, file) if policy.unmodelled is not None else {}
     for closure, why in unmodelled.items():
         name = closure_subject(closure)

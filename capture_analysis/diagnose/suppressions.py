@@ -2,12 +2,14 @@
 
     let n = 0;  // boxcheck-ignore BX101 -- the counter must be shared
     // boxcheck-ignore-next-line BX101, BX102 — reviewed: cold path
-    // boxcheck-ignore-file BX103
+    // boxcheck-ignore-file captured-before-init
 
 A comment suppresses the findings that *start* on its line
 (``boxcheck-ignore``), on the line after it (``-next-line``) or anywhere in
 the file (``-file``).  Without codes it suppresses every code.  Text after
-the codes is the reason.  Only real comments count: the text inside a
+the codes is the reason.  A rule's name may stand for its code, as
+everywhere a rule is named; a word that is no rule's name starts the reason.
+Only real comments count: the text inside a
 string literal is not a directive, so the tree decides, not a regex over
 lines.  As ruff does for ``noqa``, every directive (or listed code) that
 matched nothing becomes a BX003 finding, so stale suppressions cannot
@@ -27,7 +29,9 @@ from .findings import Diagnostic
 MARKER = b"boxcheck-ignore"
 DIRECTIVE = re.compile(r"^(?://|/\*)\s*boxcheck-ignore(?P<kind>-next-line|-file)?(?=[\s,:*]|$)(?P<rest>.*)$",
                        re.DOTALL)
-CODE_ITEM = re.compile(r"[\s,]*\b(?P<code>[A-Za-z]{2}\d{3})\b")
+CODE_ITEM = re.compile(r"[\s,]*\b(?P<code>[A-Za-z]{2}\d{3}|[A-Za-z]+(?:-[A-Za-z]+)+)\b")
+#: rule name -> code.
+NAMES = {rule.name: rule.code for rule in rules.RULES.values()}
 
 
 class DirectiveKind(enum.Enum):
@@ -65,7 +69,12 @@ def parse_comment(text: str) -> tuple[DirectiveKind, tuple[str, ...], str] | Non
     codes: list[str] = []
     position = 0
     while (item := CODE_ITEM.match(rest, position)) is not None:
-        codes.append(item["code"].upper())
+        code = item["code"]
+        if "-" in code:
+            if code.lower() not in NAMES:
+                break  # the reason, not a rule
+            code = NAMES[code.lower()]
+        codes.append(code.upper())
         position = item.end()
     reason = rest[position:].strip().lstrip("—–-:").strip()
     return scope, tuple(dict.fromkeys(codes)), reason

@@ -90,7 +90,7 @@ def hover_markdown(analysis: FileAnalysis, decision: Decision) -> str:
     site = decision.site
     storage = f"**{decision.storage.value}**"
     if site is not None:
-        storage += f" ({site.multiplicity}, site `{site.id}`)"
+        storage += f" ({site.multiplicity})"
     lines = [f"boxcheck: `{binding.name}` ({binding.kind.value}) is {storage}: {STORAGE_WORDS[decision.storage]}",
              "", decision.reason]
     if decision.captured_by:

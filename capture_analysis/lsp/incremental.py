@@ -18,10 +18,11 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..analyze import Analyzer, FileAnalysis
+from ..analyze import Analyzer, FileAnalysis, decide_bound
 from ..diagnose import Diagnostic
 from ..parsing import ParsedFile, new_parser, repaired, uses_tsx
 from ..policies import POLICIES
+from ..retention.callees import configured
 from .actions import Fix
 from .declare_const import declare_const_fixes
 from .documents import Snapshot
@@ -79,7 +80,9 @@ RevisionOutcome = RevisionAnalyzed | RevisionSkipped | RevisionStale | RevisionF
 def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
     """What the command line makes of this file, from the parse given: its ``shown`` diagnostics are what it
     prints (but for a file the configuration excludes, which it does not analyze)."""
-    return Analyzer(POLICIES[settings.policy], settings.config.severity).parsed(parsed)
+    config = settings.config
+    return Analyzer(POLICIES[settings.policy], config.severities_for(parsed.path), decide_bound,
+                    configured(config.run_and_drop, config.keeps)).parsed(parsed)
 
 
 class TreeKeeper:

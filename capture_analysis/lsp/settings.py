@@ -86,8 +86,7 @@ def client_settings(raw: Any, previous: ClientSettings) -> tuple[ClientSettings,
             table = raw["severity"] or {}
             if not isinstance(table, Mapping):
                 raise configuration.ConfigError(f"settings: severity: expected an object, got {table!r}")
-            changes["severity"] = {code.upper(): configuration.parse_level(code, value, "settings: severity")
-                                   for code, value in table.items()}
+            changes["severity"] = configuration.parse_severity_table(table, "settings: severity")
         except configuration.ConfigError as error:
             problems.append(str(error))
     for key, name, low, high in (("debounceMs", "debounce_ms", 0, MAX_DEBOUNCE_MS),

@@ -25,17 +25,29 @@ from .languages import DECLARED_FUNCTIONS
 from .rewriting import Edit, Family, Text, blank, looks_like_types, renamed
 
 _IDENTIFIER = rb"[A-Za-z_$][\w$]*"
-#: white space and comments, matched without backtracking (a line of `////` must not make it exponential).
-_GAP = rb"(?:\s|//[^\n]*+|/\*(?:[^*]|\*(?!/))*+\*/)*+"
+#: where a word ends (``\b`` would end ``T`` in ``T$x``).
+_WORD_END = rb"(?![\w$])"
+#: a comment, matched one way only: a line comment runs to its line's end (else a run of ``////`` would be tried as
+#: every split into comments, exponentially); a block comment ends at its first ``*/``.
+_COMMENT = rb"//[^\n]*(?![^\n])|/\*(?:[^*]|\*(?!/))*\*/"
+#: white space and comments between two tokens: up to 32 pieces, each a whole run of white space or one comment
+#: (15 lines of line comments).  Each piece matches one way only, so a failed search backtracks linearly, and the
+#: bound keeps a long run of commented-out lines (each `,` in it a place to start) from costing the square of its
+#: length.  No possessive quantifier or atomic group: Python 3.10 lacks them, and 3.11 before 3.11.5 (Debian 12's
+#: 3.11.2) matches a possessive repeat of a part that can backtrack wrongly (CPython issue gh-106052).
+_GAP = rb"(?:\s+(?!\s)|" + _COMMENT + rb"){0,32}"
+_MODIFIER = rb"(?:in|out|const)" + _WORD_END
+#: the modifiers of a variance annotation (group 1) and the comments between them, read one token at a time.
+_MODIFIER_TOKEN = re.compile(rb"(" + _MODIFIER + rb")|" + _COMMENT + rb"|\s+")
 #: tokens before a line break after which a `<` cannot continue the type (it starts a member).
 _TYPE_EXPECTED_WORDS = frozenset({b"extends", b"keyof", b"typeof", b"infer", b"is", b"as", b"satisfies", b"readonly",
                                   b"new", b"unique", b"asserts", b"in", b"out", b"const", b"default", b"return"})
 
 
 def _variance(match: re.Match[bytes], text: Text) -> list[Edit]:
-    """``<in out T>``: blank each ``in``/``out``; keep ``const``."""
-    return [blank(text.data, match.start(1) + word.start(), match.start(1) + word.end())
-            for word in re.finditer(rb"\b(?:in|out)\b", match.group(1))]
+    """``<in out T>``: blank each ``in``/``out``; keep ``const`` and the comments between them."""
+    return [blank(text.data, match.start(1) + token.start(), match.start(1) + token.end())
+            for token in _MODIFIER_TOKEN.finditer(match.group(1)) if token.group(1) in (b"in", b"out")]
 
 
 def _blank_last(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -275,8 +287,8 @@ def _word(word: bytes) -> bytes:
 
 FAMILIES: tuple[Family, ...] = (
     Family("variance", "a variance annotation (`in`/`out`) on a type parameter",
-           (re.compile(rb"[<,]" + _GAP + rb"((?:(?:in|out|const)[ \t]+)+)(?=" + _IDENTIFIER
-                       + rb"\s*(?:[,>=]|extends\b))"),), _variance),
+           (re.compile(rb"[<,]" + _GAP + rb"((?:" + _MODIFIER + _GAP + rb")+)(?=" + _IDENTIFIER + _WORD_END + _GAP
+                       + rb"(?:[,>=]|extends" + _WORD_END + rb"))"),), _variance),
     Family("export-type-star", "`export type * from`",
            (re.compile(_word(b"export") + rb"\s+(type)\s*\*"),), _blank_last, confirm=_read_as_export),
     Family("import-type", "an `import(\"...\")` type followed by a name",

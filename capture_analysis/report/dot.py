@@ -60,6 +60,7 @@ from ..analyze import FileAnalysis
 from ..escape import ESCAPE, note
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
 from ..results import Decision, FunctionReport, PolicySite, Site
+from ..words import plural
 from .dot_layout import Cluster, Edge, Node, emit, grid
 from .dot_retention import kept_alive_edges
 from .dot_selection import LABEL_NAMES, TOOLTIP_NAMES, Selection, names
@@ -115,10 +116,6 @@ def text(*lines: str) -> str:
     """A label or tooltip showing ``lines`` literally, one per line, whatever characters they contain."""
     label: str = graphviz.nohtml("\\n".join(graphviz.escape(visible(line)) for line in lines))
     return label
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,14 @@ A record (``FileRecord``) has:
 ``allocating``   the indexes of the functions that allocate, the only ones
                  the text format lists.
 ``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order.
-``table``        the ``--compare`` table of the text format, else empty.
+``table``        the ``--compare`` table of the text format, else empty (also
+                 under ``--compare`` when no function allocates under any
+                 of the policies: the run counts such files, and the text
+                 format does not list them).
+``compared``     under ``--compare``, the file's allocations under each
+                 policy, in the order named: ``[per_call, per_iteration,
+                 once]``, which the run adds up into its headline; else
+                 empty.
 
 A run that neither shows JSON nor keeps its records (text, SARIF, LSP or
 GitHub without the cache) makes them *incomplete*: no bindings (``None``),
@@ -38,7 +45,7 @@ from typing import Any, TypedDict
 
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, policies_json, render_table
-from ..diagnose import Diagnostic
+from ..diagnose import Diagnostic, footprint
 from ..model import Closure
 from ..results import FunctionReport, Retention
 from ..rules import Severity
@@ -64,6 +71,10 @@ class DiagnosticRecord(TypedDict, total=False):
     frame: Frame
     #: ``[label, meaning, frame, text]`` of each step of the chain ``--explain`` prints.
     evidence: list[list[Any]]
+    #: the functions around the finding, outermost first (``diagnose.footprint``): part of a baseline's key.
+    enclosing: str
+    #: the 1-based lines the finding's evidence touches, sorted (``diagnose.footprint``), for ``--since``.
+    lines: list[int]
 
 
 class FileRecord(TypedDict):
@@ -73,6 +84,7 @@ class FileRecord(TypedDict):
     allocating: list[int]
     diagnostics: list[DiagnosticRecord]
     table: list[str]
+    compared: list[list[int]]
 
 
 #: a record's severity label back to the level (``Severity.label``).
@@ -101,6 +113,8 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "allocating": allocating if complete else list(range(len(allocating))),
         "diagnostics": [diagnostic_record(analysis, records, d) for d in diagnostics],
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
+        "compared": ([[c.per_call, c.per_iteration, c.once] for c in analysis.comparison.totals()]
+                     if isinstance(analysis, ComparedAnalysis) else []),
     }
 
 
@@ -119,6 +133,8 @@ def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Dia
         out["evidence"] = [[evidence.label(step), evidence.meaning(subject, index),
                             frame(source, step.offset, token_end(source, step.offset)), step.text]
                            for index, step in enumerate(steps)]
+    out["enclosing"] = footprint.enclosing(analysis.model, diagnostic)
+    out["lines"] = source.lines_of(footprint.touched(diagnostic))
     return out
 
 

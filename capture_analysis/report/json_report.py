@@ -6,13 +6,12 @@ ever added, never changed, so consumers of ``boxcheck/1`` keep working.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import document_json
-from .json_text import COMPACT, lines
-from .reporter import Reporter, RunOptions, StreamedArray, Totals
+from .json_text import COMPACT
+from .reporter import SEVERITIES, Reporter, RunOptions, StreamedArray, Totals
 
 if TYPE_CHECKING:
     from .file_record import FileRecord
@@ -25,19 +24,28 @@ def error_file_json(path: str, message: str) -> dict[str, Any]:
 
 
 def document(policy: str, files: Any, count: int, totals: Totals) -> dict[str, Any]:
-    """The document around its ``files``; the summary adds up what the totals counted."""
-    return {
-        "schema": SCHEMA,
-        "policy": policy,
-        "files": files,
-        "summary": {
-            "files": count,
-            "functions": totals.functions,
-            "per_call": totals.per_call,
-            "per_iteration": totals.per_iteration,
-            "once": totals.once,
-        },
+    """The document around its ``files``; the summary adds up what the totals counted.
+
+    ``by_severity`` and ``by_rule`` count the findings the files list (suppressed findings and rules turned
+    ``off`` are in neither), every severity under its own name whatever ``--fail-on`` says.
+    """
+    by_rule: dict[str, dict[str, Any]] = {}
+    for (code, name, _), found in sorted(totals.by_rule.items()):
+        counted = by_rule.setdefault(code, {"rule": name, "count": 0})
+        counted["count"] += found
+    summary = {
+        "files": count,
+        "functions": totals.functions,
+        "per_call": totals.per_call,
+        "per_iteration": totals.per_iteration,
+        "once": totals.once,
+        "by_severity": {level.label: totals.by_severity[level] for level in SEVERITIES},
+        "by_rule": by_rule,
     }
+    left_out = {"baselined": totals.baselined, "baseline_unmatched": totals.baseline_unmatched,
+                "unchanged": totals.unchanged}
+    summary.update({name: value for name, value in left_out.items() if value is not None})
+    return {"schema": SCHEMA, "policy": policy, "files": files, "summary": summary}
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,11 +119,9 @@ class JsonReporter(Reporter):
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
         self.entries = StreamedArray(out, ENTRY_DEPTH - 1)
-        #: ``{"policies": ...}`` of each compared function, for the document's ``--compare`` summary.
-        self.compared: list[dict[str, Any]] = []
 
-    def render(self, record: FileRecord) -> list[Any]:
-        """``[entry laid out as text, the compared functions' policies]``."""
+    def render(self, record: FileRecord) -> str:
+        """The file's entry, laid out as text."""
         assert record["bindings"] is not None, "the JSON format is given complete records"
         entry = {
             "path": record["path"],
@@ -124,14 +130,10 @@ class JsonReporter(Reporter):
             "diagnostics": [Laid(COMPACT(d["json"])) for d in record["diagnostics"]],
             "errors": [],
         }
-        compared = [{"policies": function["policies"]} for function in map(json.loads, lines(record["functions"]))
-                    if "policies" in function] if self.options.compare else []
-        return [_layout(entry, ENTRY_DEPTH, EXPAND), compared]
+        return _layout(entry, ENTRY_DEPTH, EXPAND)
 
-    def add(self, piece: list[Any]) -> None:
-        entry, compared = piece
-        self.entries.add(entry, self.head)
-        self.compared.extend(compared)
+    def add(self, piece: str) -> None:
+        self.entries.add(piece, self.head)
 
     def failure(self, path: str, message: str) -> None:
         self.entries.add(_layout(error_file_json(path, message), ENTRY_DEPTH, EXPAND), self.head)
@@ -140,7 +142,9 @@ class JsonReporter(Reporter):
         """The document's text before and after its ``files`` array."""
         doc = document(self.options.policy, FILES, self.entries.count, totals)
         if self.options.compare:
-            doc["compare"], doc["summary"]["policies"] = document_json(self.options.compare, self.compared)
+            compared = totals.compared or [[0, 0, 0] for _ in self.options.compare]
+            doc["compare"], doc["summary"]["policies"] = document_json(self.options.compare, compared,
+                                                                       totals.unallocating)
         head, _, tail = dumps(doc).partition(FILES.text)
         return head, tail
 

@@ -25,8 +25,14 @@ class RunOptions:
     compare: tuple[str, ...] = ()
     #: text: ANSI colour (``report.style``), decided once per run from ``--color``, the environment and the terminal.
     color: bool = False
-    #: lsp, sarif: the page each rule links to (``--docs-url``, ``docs-url``); ``None``: the page in the package.
+    #: lsp, sarif: the page each rule links to (``--docs-url``, ``docs-url``); ``None``: lsp links to the page in
+    #: the package, sarif (read on another machine) to none.
     docs_url: str | None = None
+    #: text: the overview (counts by rule, the files with the most findings) instead of the files' findings.
+    statistics: bool = False
+    #: text: print the hints too (the command line hides them unless ``--show-hints`` or ``--fail-on hint``, as
+    #: ``tsc`` leaves its suggestions to editors); they are counted either way.
+    show_hints: bool = True
 
 
 #: One file's share of a report, as the format renders it from the file's record; ``add`` takes it in order.
@@ -54,6 +60,12 @@ class FileCounts:
 
 @dataclass(slots=True)
 class Totals:
+    """What a run adds up over its files: the totals line, ``--statistics``, the JSON ``summary``, the exit code.
+
+    Findings count as they are shown: suppressed ones and rules turned ``off`` never reach a record, and
+    every severity counts, hints and infos included (``--fail-on`` decides only the exit code).
+    """
+
     files: int = 0
     functions: int = 0
     per_call: int = 0
@@ -61,18 +73,56 @@ class Totals:
     once: int = 0
     unreadable: int = 0
     by_severity: dict[Severity, int] = field(default_factory=lambda: dict.fromkeys(Severity, 0))
+    #: the findings of each rule at each severity: ``(code, name, severity label)`` -> count.
+    by_rule: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    #: the files with findings, each with its count per severity (``by_severity``'s order, most severe first).
+    by_file: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    #: ``--compare``: the run's ``[per_call, per_iteration, once]`` under each policy, in the order named.
+    compared: list[list[int]] = field(default_factory=list)
+    #: ``--compare``: the files where nothing allocates under any of the policies.
+    unallocating: int = 0
+    #: ``--baseline`` (``batch/adoption``): the findings it recorded, left out; those it recorded and the run no
+    #: longer finds.  ``--since``: the findings that stand on no changed line, left out.  ``None``: not asked.
+    baselined: int | None = None
+    baseline_unmatched: int | None = None
+    unchanged: int | None = None
 
-    def add(self, analysis: FileAnalysis, shown: list[Diagnostic]) -> None:
-        self.count(FileCounts.of(analysis, shown))
-
-    def count(self, counts: FileCounts) -> None:
+    def count(self, counts: FileCounts, record: FileRecord) -> None:
         self.files += 1
         self.functions += counts.functions
         self.per_call += counts.per_call
         self.per_iteration += counts.per_iteration
         self.once += counts.once
-        for level in counts.levels:
-            self.by_severity[level] += 1
+        if counts.levels:
+            for level in counts.levels:
+                self.by_severity[level] += 1
+            self.by_file[record["path"]] = tuple(counts.levels.count(level) for level in SEVERITIES)
+            by_rule = self.by_rule
+            for diagnostic in record["diagnostics"]:
+                found = diagnostic["json"]
+                key = (found["code"], found["rule"], found["severity"])
+                by_rule[key] = by_rule.get(key, 0) + 1
+        if record["compared"]:
+            if not self.compared:
+                self.compared = [[0, 0, 0] for _ in record["compared"]]
+            for total, counted in zip(self.compared, record["compared"], strict=True):
+                for index, value in enumerate(counted):
+                    total[index] += value
+            self.unallocating += not record["table"]
+
+    def fails(self, fail_on: Severity | None, max_warnings: int | None = None) -> bool:
+        """Whether the exit code is 1: a finding at ``fail_on`` or above, where ``max_warnings`` (ESLint's
+        ``--max-warnings``) takes the warnings out of ``fail_on``'s hands: they fail only when there are more."""
+        counted = [level for level in Severity if fail_on is not None and level >= fail_on]
+        if max_warnings is not None:
+            if self.by_severity[Severity.WARNING] > max_warnings:
+                return True
+            counted = [level for level in counted if level is not Severity.WARNING]
+        return any(self.by_severity[level] for level in counted)
+
+
+#: the severities, most severe first: the order of ``Totals.by_file`` and of every count the text prints.
+SEVERITIES = tuple(sorted(Severity, reverse=True))
 
 
 def indented_json(value: Any, depth: int) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from .. import __version__
 from ..rules import RULES, Rule
@@ -27,6 +28,8 @@ SRCROOT = "%SRCROOT%"
 RESULTS = "\x00boxcheck results\x00"
 #: a result's depth: log, runs, run, results, result.
 RESULT_DEPTH = 4
+#: inline code in a rule's Markdown: plain text keeps its text, without the backticks.
+CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def artifact_location(path: str) -> dict[str, str]:
@@ -45,18 +48,52 @@ def physical_location(path: str, span: list[int]) -> dict[str, Any]:
 
 
 def rule_descriptor(rule: Rule, docs_url: str | None = None) -> dict[str, Any]:
-    """The whole documentation rides along in ``help`` (code scanning shows it); ``helpUri`` is the rule's
-    section of the page at ``docs_url``, by default the page inside the package that made the log: set
-    ``docs-url`` when the log is read on another machine."""
-    return {
+    """The whole documentation rides along in ``help`` (code scanning shows it); each text is plain, with its
+    Markdown beside it.
+
+    ``helpUri`` only with a ``docs-url`` that is not a ``file:`` URL: a log is read on another machine (a code
+    scanning service), where the page inside the package that wrote it is no link at all.
+    """
+    descriptor: dict[str, Any] = {
         "id": rule.code,
         "name": rule.name,
-        "shortDescription": {"text": rule.summary},
-        "fullDescription": {"text": rule.what},
-        "helpUri": rule.href(docs_url),
-        "help": {"text": rule.doc(), "markdown": rule.doc()},
-        "defaultConfiguration": {"level": rule.severity.sarif},
+        "shortDescription": {"text": CODE_SPAN.sub(r"\1", rule.summary), "markdown": rule.summary},
+        "fullDescription": {"text": CODE_SPAN.sub(r"\1", rule.what), "markdown": rule.what},
     }
+    if docs_url is not None and urlsplit(docs_url).scheme != "file":
+        descriptor["helpUri"] = rule.href(docs_url)
+    descriptor["help"] = {"text": plain_text(rule.doc()), "markdown": rule.doc()}
+    descriptor["defaultConfiguration"] = {"level": rule.severity.sarif}
+    return descriptor
+
+
+def plain_text(markdown: str) -> str:
+    """A rule's Markdown (``Rule.doc()``) as SARIF's ``help.text``, which viewers show where they render no
+    Markdown: headings as their words, fenced code indented by four spaces, tables as aligned columns, list
+    items with their dash, and inline code without its backticks."""
+    out: list[str] = []
+    lines = markdown.strip("\n").split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("```"):
+            end = lines.index("```", index + 1)
+            out.extend(f"    {code}".rstrip() for code in lines[index + 1:end])
+            index = end + 1
+        elif line.startswith("|"):
+            rows: list[list[str]] = []
+            while index < len(lines) and lines[index].startswith("|"):
+                cells = [CODE_SPAN.sub(r"\1", cell.strip()) for cell in lines[index].strip().strip("|").split("|")]
+                if not all(cell and set(cell) <= set("-:") for cell in cells):  # not the |---| line
+                    rows.append(cells)
+                index += 1
+            widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+            for row in rows:
+                out.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+        else:
+            out.append(CODE_SPAN.sub(r"\1", line.lstrip("#").strip() if line.startswith("#") else line))
+            index += 1
+    return "\n".join(out) + "\n"
 
 
 def result(path: str, diagnostic: DiagnosticRecord) -> dict[str, Any]:

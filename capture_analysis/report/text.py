@@ -4,7 +4,9 @@
       12 |   let count = start;
          |       ^^^^^
 
-then, per file, the functions that allocate, and a final totals line.
+then, per file, the functions that allocate (and the ``--compare`` table), and
+at the end the ``--compare`` headline and a totals line; or, with
+``--statistics``, only the overview of ``statistics`` and the totals line.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ from functools import partial
 from typing import Any, TextIO
 
 from .. import rules
+from ..compare import headline
 from ..rules import Severity
-from ..words import SHOWN, capped
+from ..words import SHOWN, capped, plural
 from .file_record import DiagnosticRecord, FileRecord, Frame, severity
 from .json_text import lines
-from .reporter import Reporter, RunOptions, Totals
+from .reporter import SEVERITIES, Reporter, RunOptions, Totals
+from .statistics import statistics
 from .style import PLAIN, Style
 
 UNSUPPORTED = rules.UNSUPPORTED_TYPE_SYNTAX.code
+HINT = Severity.HINT.label
 
 
 def frame(at: Frame, *, width: int = 0, style: Style = PLAIN, caret: Callable[[str], str] | None = None,
@@ -59,11 +64,12 @@ def render_diagnostic(path: str, diagnostic: DiagnosticRecord, *, show_source: b
 
 
 def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = False,
-                style: Style = PLAIN) -> list[str]:
+                style: Style = PLAIN, show_hints: bool = True) -> list[str]:
     out: list[str] = []
     path = record["path"]
     for diagnostic in type_notes_once(record["diagnostics"]):
-        out.extend(render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style))
+        if show_hints or diagnostic["json"]["severity"] != HINT:
+            out.extend(render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style))
     if quiet:
         return out
     functions = lines(record["functions"]) if record["allocating"] else []
@@ -103,32 +109,40 @@ def type_notes_once(diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecor
     return [summary if d is first else d for d in diagnostics if d is first or d["json"]["code"] != UNSUPPORTED]
 
 
-def totals_line(totals: Totals) -> str:
+def totals_line(totals: Totals, hints_hidden: bool = False) -> str:
+    """The last line of a run: its files, functions and allocations, and its findings named by severity as
+    the diagnostic lines name them (``error``, ``warning``, ``info``, ``hint``); infos and hints only when
+    there are any, and hidden hints said to be hidden, with the option that shows them."""
     counts = totals.by_severity
-    parts = [plural(counts[Severity.ERROR], "error"), plural(counts[Severity.WARNING], "warning")]
-    if counts[Severity.INFO] or counts[Severity.HINT]:
-        parts.append(plural(counts[Severity.INFO] + counts[Severity.HINT], "note"))
+    parts = [plural(counts[level], level.label) for level in SEVERITIES
+             if counts[level] or level >= Severity.WARNING]
+    if hints_hidden and counts[Severity.HINT]:
+        parts[-1] += " (not shown; --show-hints shows them)"
     if totals.unreadable:
         parts.append(f"{totals.unreadable} not analyzed")
+    if totals.baselined:
+        parts.append(f"{totals.baselined} in the baseline")
+    if totals.unchanged:
+        parts.append(f"{totals.unchanged} in unchanged code")
     files = totals.files
     return (f"{plural(files, 'file')}, {plural(totals.functions, 'function')}: "
             f"{plural(totals.per_call, 'allocation')} per call, {totals.per_iteration} per iteration"
             + (f", {totals.once} once per program" if totals.once else "") + f"; {', '.join(parts)}")
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 class TextReporter(Reporter):
-    """``--quiet`` leaves only the diagnostic lines: no source, no allocations, no table, no totals."""
+    """``--quiet`` leaves only the diagnostic lines: no source, no allocations, no table, no headline, no totals.
+    ``--statistics`` prints the overview instead of the files (as ruff does), with or without ``--quiet``."""
 
     def __init__(self, out: TextIO, options: RunOptions):
         super().__init__(out, options)
         self.style = Style(options.color)
 
     def render(self, record: FileRecord) -> str:
-        lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style)
+        if self.options.statistics:
+            return ""
+        lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style,
+                            show_hints=self.options.show_hints)
         if not self.options.quiet:
             lines.extend(record["table"])
         return "\n".join(lines) + "\n" if lines else ""
@@ -137,5 +151,11 @@ class TextReporter(Reporter):
         self.out.write(piece)
 
     def finish(self, totals: Totals) -> None:
-        if not self.options.quiet:
-            self.out.write(totals_line(totals) + "\n")
+        if self.options.quiet and not self.options.statistics:
+            return
+        lines = statistics(totals, self.style) if self.options.statistics else []
+        if self.options.compare:
+            lines.extend(headline(self.options.compare, totals.compared or [[0, 0, 0]] * len(self.options.compare),
+                                  totals.files, totals.unallocating, listed=not self.options.statistics))
+        lines.append(totals_line(totals, hints_hidden=not self.options.show_hints and not self.options.statistics))
+        self.out.write("\n".join(lines) + "\n")

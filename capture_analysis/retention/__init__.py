@@ -1,4 +1,4 @@
-"""Context retention: the bindings V8 keeps alive for escaping closures that never use them (rule BX107).
+"""Context retention: the bindings V8 keeps alive for durable closures that never use them (BX107, BX108).
 
 V8 gives each scope instance one context, holding every binding of the scope
 that any inner function refers to, and every closure created inside the
@@ -13,14 +13,17 @@ used::
       return () => 1;                   // holds make's context, so `big` too
     }
 
-For every closure that may outlive its activation (``escape.EscapeGraph``),
-the analysis takes the contexts it holds (``contexts``: V8's scopes, placed
-by ``v8_scopes`` as for ``--policy v8``), the candidate bindings in them,
-and removes what the closure can use (``reach``: itself, the closures nested in it, the
-closures it can get hold of).  What is left is retained for nothing, unless
-the function's own code clears it first (``values``).  One retention per
-binding: the escaping closures that keep it, the closures that put it in the
-context, the context, and the evidence chain.
+A finding (DESIGN 2.6) needs a closure that outlives the activation
+*durably* (``lifetimes``: returned, stored, registered, passed to a call that
+may keep it; not a callback that a call runs and drops), a binding in a
+context it holds (``contexts``: V8's scopes, placed by ``v8_scopes`` as for
+``--policy v8``) that may hold an object (``values``), and no durable code
+that refers to the binding (``reach``: a durable closure, what it nests, what
+it can get hold of): the object is then alive for nothing, unless the
+function's own code clears it first.  ``kept`` says what the object is and
+whether the finding is a warning.  One retention per binding: the durable
+closures that keep it, the closures that put it in the context, the
+context, and the evidence chain.
 
 The analysis does not depend on the storage policy: it says what V8 (and
 any engine that shares one environment per scope instance) does with the
@@ -30,81 +33,85 @@ code as written.  What it leaves out is listed in docs/retention.md.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
 
 from ..escape import EscapeGraph
 from ..model import Binding, Closure, FileModel
 from ..parsing import ParsedFile
-from ..results import Retention, Step, StepRole
-from ..source import SourceFile
-from ..v8_scopes import ContextScope, Part
-from ..words import closure_label
+from ..results import Retention
+from .callees import Callees, shipped
 from .contexts import Candidates
-from .reach import CanRun, escape_routes
+from .lifetimes import Lifetimes
+from .message import retention
+from .reach import CanRun
 from .values import ValueShapes
 
-__all__ = ["find_retentions"]
-
-#: how many retaining or referencing closures a message names before it counts the rest.
-SHOWN = 3
+__all__ = ["Callees", "find_retentions"]
 
 
 def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
-                    within: Collection[Closure] | None = None) -> list[Retention]:
+                    within: Collection[Closure] | None = None, callees: Callees | None = None) -> list[Retention]:
     """The retentions of a file, in the order of the bindings' declarations; with ``within``, only those that
     closures among these functions make (what ``boxcheck graph -f`` can draw of them is all there).
 
     Cheapest questions first: most files have no candidate; in most of the rest every closure that holds a
-    context refers (itself or through the closures nested in it) to everything in it; only then is it asked
-    whether the closure escapes (which may build the escape graph), whether a function around it or a
-    closure that captures it keeps the same contexts anyway, and last what else it can run.  Sets of
-    candidates are bit masks, so that deep nesting costs big-integer operations, not loops."""
-    source = file.source
-    shapes = ValueShapes(file)
+    context refers (itself or through the closures nested in it) to everything in it, or escapes not at all;
+    only then are the durable closures found (``lifetimes``), what durable code uses, whether a function
+    around a closure or a closure that captures it keeps the same contexts anyway.  Sets of candidates are
+    bit masks, so that deep nesting costs big-integer operations, not loops."""
+    shapes = ValueShapes(file, model)
     candidates = Candidates(model, file, shapes)
     if not candidates.bindings:
         return []
     nested = nested_uses(model, candidates)
-    pending = [closure for closure in model.closures if closure.parent is not None and not closure.parent.is_module
-               and (within is None or closure in within)
-               and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
+    escaping = [closure for closure in model.closures if closure.parent is not None and not closure.parent.is_module
+                and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
+    if not escaping:
+        return []
+    lifetimes = Lifetimes(model, file, graph, callees or shipped())
+    pending = [closure for closure in escaping if (within is None or closure in within) and lifetimes.durable(closure)]
     if not pending:
         return []
-    reach: CanRun | None = None
-    found = Found(candidates, shapes)
     enclosing: dict[Closure, Closure | None] = {}
+    left: list[tuple[Closure, int]] = []
+    wanted = 0
     for closure in pending:
-        left_over = candidates.held(closure) & ~nested.get(closure, 0) & ~found.dead
-        outer = nearest_escaping_ancestor(closure, graph, enclosing)
+        left_over = candidates.held(closure) & ~nested.get(closure, 0)
+        outer = nearest_durable_ancestor(closure, lifetimes, enclosing)
         if outer is not None:
             # made when ``outer`` runs: for ``outer``'s own contexts and those around it, ``outer`` is judged
             left_over &= ~candidates.held(outer)
         if not left_over:
             continue
-        alone, capturers = escape_routes(graph, closure)
+        alone, capturers = lifetimes.alone(closure)
         if not alone and capturers:
             kept_anyway = -1
             for capturer in capturers:
                 kept_anyway &= candidates.held(capturer)
             left_over &= ~kept_anyway  # it lives only in contexts its capturers keep, with these in them
-        if not left_over:
-            continue
-        if reach is None:
-            reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
-        left_over &= ~reach.uses(closure)
+        if left_over:
+            left.append((closure, left_over))
+            wanted |= left_over
+    if not left:
+        return []
+    reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
+    used = used_by_durable_code(model, candidates, lifetimes, reach, nested, wanted)
+    found = Found(candidates, shapes, lifetimes)
+    for closure, left_over in left:
+        left_over &= ~used & ~found.dead
         if left_over:
             found.add(closure, left_over, reach)
-    return [retention(binding, closures, candidates.place(binding), source, graph)
+    return [retention(binding, closures, candidates.place(binding), file, lifetimes)
             for binding, closures in sorted(found.retainers.items(), key=lambda item: item[0].start)]
 
 
 class Found:
-    """The retaining closures of each binding; a binding cleared before the function ends is looked at once,
-    then masked."""
+    """The retaining closures of each binding; a binding cleared before the function ends, or whose object the
+    function returns, is looked at once, then masked."""
 
-    def __init__(self, candidates: Candidates, shapes: ValueShapes):
+    def __init__(self, candidates: Candidates, shapes: ValueShapes, lifetimes: Lifetimes):
         self.candidates = candidates
         self.shapes = shapes
+        self.lifetimes = lifetimes
         self.dead = 0
         self.retainers: dict[Binding, list[Closure]] = {}
 
@@ -115,7 +122,7 @@ class Found:
             left_over ^= low
             binding = bindings[low.bit_length() - 1]
             if binding not in self.retainers:
-                if self.shapes.clearing_write(binding) is not None:
+                if self.shapes.clearing_write(binding) is not None or self.lifetimes.returned(binding):
                     self.dead |= low
                     continue
                 self.retainers[binding] = []
@@ -125,17 +132,41 @@ class Found:
             del self.retainers[binding]
 
 
-def nearest_escaping_ancestor(closure: Closure, graph: EscapeGraph,
-                              memo: dict[Closure, Closure | None]) -> Closure | None:
-    """The innermost function around ``closure`` (below the module) that escapes its own activation; memoized
-    for every closure on the way, so that deep nesting costs linear time."""
+def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Lifetimes, reach: CanRun,
+                         nested: dict[Closure, int], wanted: int) -> int:
+    """Which of the ``wanted`` candidates durable code refers to (alive for a reason): what each durable closure
+    can run uses, of the bindings of the functions around it (a function's own code is not code that outlives
+    its call).  What a closure and those nested in it refer to is asked first; what it can get hold of (the
+    "can run" graph) only for candidates still open."""
+    own: dict[Closure, int] = {}
+    for binding, bit in candidates.bit.items():
+        if bit & wanted:
+            own[binding.closure] = own.get(binding.closure, 0) | bit
+    around: dict[Closure, int] = {}
+    used = 0
+    for closure in model.closures:  # parents before children
+        parent = closure.parent
+        if parent is None:
+            continue
+        mask = around[closure] = around.get(parent, 0) | own.get(parent, 0)
+        if mask & ~used and lifetimes.durable(closure):
+            used |= nested.get(closure, 0) & mask
+            if mask & ~used:
+                used |= reach.uses(closure) & mask
+    return used
+
+
+def nearest_durable_ancestor(closure: Closure, lifetimes: Lifetimes,
+                             memo: dict[Closure, Closure | None]) -> Closure | None:
+    """The innermost function around ``closure`` (below the module) that outlives its own activation durably;
+    memoized for every closure on the way, so that deep nesting costs linear time."""
     chain: list[Closure] = []
     walk = closure
     while walk not in memo:
         parent = walk.parent
         if parent is None or parent.is_module:
             memo[walk] = None
-        elif graph.escapes(parent):
+        elif lifetimes.durable(parent):
             memo[walk] = parent
         else:
             chain.append(walk)
@@ -163,74 +194,3 @@ def nested_uses(model: FileModel, candidates: Candidates) -> dict[Closure, int]:
     return uses
 
 
-def retention(binding: Binding, retained_by: list[Closure], place: ContextScope, source: SourceFile,
-              graph: EscapeGraph) -> Retention:
-    referenced_by = binding.closure.capturers_among([ref.closure for ref in binding.references
-                                                     if ref.closure is not binding.closure])
-    where = context_words(place, binding.closure, source)
-    record = Retention(binding, retained_by, referenced_by, where, place.offset)
-    first = retained_by[0]
-    record.evidence = evidence(record, source, graph)
-    record.message = (f"`{binding.name}` is kept alive by {escaping_words(first, source, graph)}"
-                      f"{others(len(retained_by) - 1)} through {where}, though "
-                      f"{referencing_words(referenced_by, source, graph)}")
-    return record
-
-
-def context_words(place: ContextScope, function: Closure, source: SourceFile) -> str:
-    owner = closure_label(source, function)
-    if place.part is Part.FUNCTION:
-        return f"the function context of {owner}"
-    return f"{replace(place, branch=None).describe(source)}, in {owner}"
-
-
-def escaping_words(closure: Closure, source: SourceFile, graph: EscapeGraph) -> str:
-    """``the arrow at 7:10 (returned at 7:3)``."""
-    label = closure_label(source, closure)
-    chain = graph.escape_chain(closure)
-    if not chain:
-        return label
-    last = chain[-1]
-    why = last.text.split(": ", 1)[-1]
-    hops = [step.subject for step in chain[1:] if step.subject != label]
-    through = f"through {', '.join(hops)}, " if hops else ""
-    return f"{label} ({through}{why} at {source.position(last.offset)})"
-
-
-def others(count: int) -> str:
-    if not count:
-        return ""
-    return f" and {count} other escaping closure{'' if count == 1 else 's'}"
-
-
-def referencing_words(closures: list[Closure], source: SourceFile, graph: EscapeGraph) -> str:
-    if not closures:
-        return "nothing refers to it (V8 gives every named catch parameter a slot)"
-    names = []
-    for closure in closures[:SHOWN]:
-        notes = [] if closure.name is None else [str(source.position(closure.name_start))]
-        if graph.escapes(closure):
-            notes.append("which escapes too")
-        names.append(closure_label(source, closure) + (f" ({', '.join(notes)})" if notes else ""))
-    more = len(closures) - SHOWN
-    listed = ", ".join(names) + (f" and {more} more" if more > 0 else "")
-    return f"only {listed} refer{'s' if len(closures) == 1 else ''} to it"
-
-
-def evidence(record: Retention, source: SourceFile, graph: EscapeGraph) -> list[Step]:
-    name = record.binding.name
-    steps = [Step(closure.name_start, f"{closure_label(source, closure)} refers to `{name}`, so V8 gives it a slot "
-                                      f"in {record.context}", role=StepRole.CONTEXT_SLOT)
-             for closure in record.referenced_by[:SHOWN]]
-    if not record.referenced_by:
-        steps.append(Step(record.binding.start, f"a named catch parameter: V8 gives it a slot in {record.context} "
-                                                "whether or not anything refers to it", role=StepRole.CONTEXT_SLOT))
-    first = record.retained_by[0]
-    label = closure_label(source, first)
-    steps.append(Step(first.name_start, f"{label} is created inside that scope, so it holds the context "
-                                        "for as long as it lives", role=StepRole.HOLDS_CONTEXT))
-    steps.extend(graph.escape_chain(first))
-    steps.append(Step(first.name_start, f"nothing {label} can run refers to `{name}`: not itself, no closure "
-                                        "nested in it, no closure it can get hold of through what it reads",
-                      role=StepRole.UNUSED))
-    return steps

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 import tree_sitter
 
 from ..bind.syntax import unwrap
-from ..escape import ESCAPE, EscapeGraph, FlowNode
+from ..escape import EscapeGraph, FlowNode
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference, UseKind
 from ..parsing import ParsedFile
 
@@ -331,23 +331,3 @@ def word_offsets(data: bytes, words: tuple[bytes, ...]) -> list[int]:
             at = data.find(word, end)
     offsets.sort()
     return offsets
-
-
-def escape_routes(graph: EscapeGraph, closure: Closure) -> tuple[bool, list[Closure]]:
-    """Whether the closure's value leaves on its own (flows to ``ESCAPE`` through bindings), and else the escaping
-    closures that capture a binding holding it: it then lives only as long as their contexts do."""
-    flow = graph.graph
-    seen: set[FlowNode] = {closure}
-    work: list[FlowNode] = [closure]
-    capturers: list[Closure] = []
-    while work:
-        for target in flow.successors(work.pop()):
-            if target == ESCAPE:
-                return True, []
-            if isinstance(target, Closure):
-                if target is not closure and target not in capturers and graph.escapes(target):
-                    capturers.append(target)
-            elif target not in seen:
-                seen.add(target)
-                work.append(target)
-    return False, capturers

@@ -27,7 +27,7 @@ import re
 import tree_sitter
 
 from ..bind.syntax import unwrap
-from ..model import Binding, BindingKind, Reference
+from ..model import Binding, BindingKind, FileModel, Reference
 from ..parsing import FUNCTION_NODES, ParsedFile
 
 Node = tree_sitter.Node
@@ -37,6 +37,15 @@ PRIMITIVE_LITERALS = frozenset({"number", "true", "false", "null", "undefined", 
 PRIMITIVE_UNARY = frozenset({"-", "+", "!", "~", "typeof", "void"})
 PRIMITIVE_BINARY = frozenset({"-", "*", "/", "%", "**", "<<", ">>", ">>>", "&", "|", "^", "==", "!=", "===",
                               "!==", "<", ">", "<=", ">=", "in", "instanceof"})
+#: calls whose result is a primitive: conversions, ``Math``, ``Number``'s parsers.
+PRIMITIVE_CALLS = re.compile(r"String|Number|Boolean|BigInt|parseInt|parseFloat|isNaN|isFinite|Math\.\w+|"
+                             r"Number\.\w+|Date\.now|Array\.isArray|Object\.is")
+#: ``number``, ``string | undefined``, ``"a" | "b"``, ``1 | 2 | null``: a declared type only primitives have.
+PRIMITIVE_TYPE = re.compile(r"\s*(?:number|string|boolean|bigint|symbol|undefined|null|true|false|-?\d[\w.]*|"
+                            r"'[^'\\]*'|\"[^\"\\]*\")(?:\s*\|\s*(?:number|string|boolean|bigint|symbol|undefined|"
+                            r"null|true|false|-?\d[\w.]*|'[^'\\]*'|\"[^\"\\]*\"))*\s*")
+#: how deep ``primitive`` follows ``const``s and operands.
+MAX_DEPTH = 8
 #: compound assignments that compute a number (``+=`` may concatenate, and is judged by its operand).
 NUMERIC_ASSIGNMENTS = frozenset({"-=", "*=", "/=", "%=", "**=", "<<=", ">>=", ">>>=", "&=", "|=", "^="})
 #: statements and expressions after which the activation may be left or suspended.
@@ -48,30 +57,79 @@ LITERAL_INITIALIZER = re.compile(rb"[ \t]*(?::[^=;\n]*)?=[ \t]*(?:-?[0-9][0-9_.a
                                  rb"[ \t]*[;,]")
 
 
-def primitive(node: Node | None) -> bool:
-    """``0``, ``"s"``, ``null``, ``-1``, ``a === b``, `` `text` ``: a value that is no object of the program's."""
-    if node is None:
-        return True
-    node = unwrap(node)
-    kind = node.type
-    if kind in PRIMITIVE_LITERALS:
-        return True
-    if kind == "template_string":
-        return not any(child.type == "template_substitution" for child in node.named_children)
-    operator = node.child_by_field_name("operator")
-    if kind == "unary_expression":
-        return operator is not None and operator.type in PRIMITIVE_UNARY
-    if kind == "binary_expression":
-        return operator is not None and operator.type in PRIMITIVE_BINARY
-    return False
-
-
 class ValueShapes:
     """Answers from the syntax tree the binder walked (asked only when a closure escapes)."""
 
-    def __init__(self, file: ParsedFile):
+    def __init__(self, file: ParsedFile, model: FileModel | None = None):
         self.file = file
         self.source = file.source
+        self.model = model
+        self._reads: dict[int, Reference] | None = None
+
+    def primitive(self, node: Node | None, depth: int = 0) -> bool:
+        """A value that is no object of the program's: ``0``, ``"s"``, ``null``, ``-1``, ``a === b``, a template
+        literal, ``n + 1`` of primitives or with a string, ``x ?? false`` and ``c ? 1 : 2`` of primitives,
+        ``typeof x``, ``xs.length``, ``String(x)``, and a ``const`` whose initializer is one of these."""
+        if node is None:
+            return True
+        node = unwrap(node)
+        kind = node.type
+        if kind in PRIMITIVE_LITERALS or kind == "template_string":
+            return True
+        if depth > MAX_DEPTH:
+            return False
+        operator = node.child_by_field_name("operator")
+        if kind == "unary_expression":
+            return operator is not None and operator.type in PRIMITIVE_UNARY
+        if kind == "binary_expression":
+            if operator is None:
+                return False
+            if operator.type in PRIMITIVE_BINARY:
+                return True
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if operator.type == "+" and any(side is not None and unwrap(side).type in ("string", "template_string")
+                                            for side in (left, right)):
+                return True  # concatenation with a string is a string
+            return operator.type in ("+", "&&", "||", "??") and self.primitive(left, depth + 1) \
+                and self.primitive(right, depth + 1)
+        if kind == "ternary_expression":
+            return self.primitive(node.child_by_field_name("consequence"), depth + 1) and \
+                self.primitive(node.child_by_field_name("alternative"), depth + 1)
+        if kind == "member_expression":
+            prop = node.child_by_field_name("property")
+            return prop is not None and self.text(prop) in ("length", "size")
+        if kind == "call_expression":
+            callee = node.child_by_field_name("function")
+            return callee is not None and PRIMITIVE_CALLS.fullmatch(self.text(callee)) is not None
+        if kind == "identifier":
+            binding = self.read_at(node.start_byte)
+            return binding is not None and binding.kind is BindingKind.CONST and not self.may_hold_an_object(
+                binding, depth + 1)
+        return False
+
+    def read_at(self, offset: int) -> Binding | None:
+        if self.model is None:
+            return None
+        if self._reads is None:
+            self._reads = {ref.start: ref for ref in self.model.references if ref.is_read}
+        ref = self._reads.get(offset)
+        return ref.binding if ref is not None else None
+
+    def text(self, node: Node) -> str:
+        return self.source.data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def declared_primitive(self, binding: Binding) -> bool:
+        """Declared with a TypeScript type that only primitives have: ``number``, ``string``, ``boolean``,
+        ``bigint``, or a union of those and literal types."""
+        name = self.node(binding.start, binding.end)
+        holder = name.parent
+        if holder is None or holder.type not in ("variable_declarator", "required_parameter", "optional_parameter"):
+            return False
+        annotation = holder.child_by_field_name("type")
+        if annotation is None:
+            return False
+        text = self.text(annotation).lstrip(":").strip()
+        return PRIMITIVE_TYPE.fullmatch(text) is not None
 
     def node(self, start: int, end: int) -> Node:
         return self.file.node_at(start, end)
@@ -98,7 +156,9 @@ class ValueShapes:
             return node.child_by_field_name("value"), "="
         return None
 
-    def may_hold_an_object(self, binding: Binding) -> bool:
+    def may_hold_an_object(self, binding: Binding, depth: int = 0) -> bool:
+        if self.declared_primitive(binding):
+            return False
         if binding.kind not in (BindingKind.LET, BindingKind.CONST, BindingKind.VAR, BindingKind.USING):
             return True
         data = self.source.data
@@ -107,7 +167,7 @@ class ValueShapes:
             declarator = self.node(binding.start, binding.init_offset)
             if declarator.type != "variable_declarator" or declarator.start_byte != binding.start:
                 return True  # a pattern's or a loop head's value
-            if not primitive(declarator.child_by_field_name("value")):
+            if not self.primitive(declarator.child_by_field_name("value"), depth):
                 return True
         for ref in binding.references:
             if not ref.is_write:
@@ -120,7 +180,7 @@ class ValueShapes:
             value, operator = written
             if operator == "++" or operator in NUMERIC_ASSIGNMENTS:
                 continue
-            if not primitive(value):
+            if not self.primitive(value, depth):
                 return True
         return False
 
@@ -133,7 +193,7 @@ class ValueShapes:
         if not last.is_write or last.is_read:
             return None
         written = self.written_value(last)
-        if written is None or written[1] != "=" or written[0] is None or not primitive(written[0]):
+        if written is None or written[1] != "=" or written[0] is None or not self.primitive(written[0]):
             return None
         statement = self.node(last.start, last.end)
         while statement.parent is not None and statement.type != "expression_statement":

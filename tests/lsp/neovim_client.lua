@@ -1,8 +1,8 @@
 -- Neovim as the language client of `boxcheck lsp`, driven headless by tests/test_lsp_neovim.py.
 --
--- The plan (a JSON file named by $BOXCHECK_PLAN) says which file to open, how to start the
--- server, where to hover and what to type; every step's result goes to plan.out as JSON.
--- Works with Neovim 0.7 (Debian bookworm: vim.lsp.start_client) and later (vim.lsp.start).
+-- The plan (a JSON file named by $BOXCHECK_PLAN) names the set-up to load (the README's init.lua
+-- snippet, as written), the file to open, where to hover and what to type; every step's result goes
+-- to plan.out as JSON.  Works with Neovim 0.7 (Debian bookworm) and later.
 
 local plan = vim.fn.json_decode(table.concat(vim.fn.readfile(vim.env.BOXCHECK_PLAN), "\n"))
 local result = {}
@@ -28,21 +28,24 @@ local function has_col(bufnr, col)
 end
 
 local ok, err = pcall(function()
+  -- as an init.lua would: file types detected, then the snippet's FileType autocommand starts the server
+  vim.cmd("filetype on")
+  dofile(plan.setup)
   vim.cmd("edit " .. vim.fn.fnameescape(plan.file))
   local bufnr = vim.api.nvim_get_current_buf()
-  local config = { name = "boxcheck", cmd = plan.cmd, root_dir = plan.root }
-  local client_id
-  if vim.lsp.start then
-    client_id = vim.lsp.start(config)
-  else
-    client_id = vim.lsp.start_client(config)
-    vim.lsp.buf_attach_client(bufnr, client_id)
+  result.filetype = vim.bo[bufnr].filetype
+  local function boxcheck_client()
+    local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
+    for _, client in pairs(clients) do
+      if client.name == "boxcheck" then return client end
+    end
   end
   result.attached = vim.wait(WAIT_MS, function()
-    local client = vim.lsp.get_client_by_id(client_id)
+    local client = boxcheck_client()
     return client ~= nil and client.initialized == true
   end, 20)
-  local client = vim.lsp.get_client_by_id(client_id)
+  local client = boxcheck_client()
+  local client_id = client and client.id
   result.offset_encoding = client and client.offset_encoding
 
   result.received = vim.wait(WAIT_MS, function() return #vim.diagnostic.get(bufnr) > 0 end, 20)

@@ -3,9 +3,11 @@
 //
 // Usage: node --expose-gc retention.js FIXTURE.mjs...   (prints one JSON document)
 //
-// Each exported function of a fixture is called once, with no argument, and only what it hands out is kept:
-// its result (an async function's awaited value, a generator's first yielded value, the generator object
-// dropped). The objects to watch are made with `new Leak("name")` (the fixture says the closures it keeps
+// Each exported function of a fixture is called once (or as many times as the fixture's `repeat` export says:
+// `export const repeat = { replaceThing: 3 }`), with no argument, and only what it hands out is kept: its
+// result (an async function's awaited value, a generator's first yielded value, the generator object
+// dropped), and what the program keeps anyway: module state, registered listeners, pending timers. The
+// snapshot is taken once the calls have returned and their microtasks have run (DESIGN 2.6). The objects to watch are made with `new Leak("name")` (the fixture says the closures it keeps
 // never use them) or `new Kept("name")` (some kept closure uses them), `name` being the binding that holds
 // the object. After the calls: a full collection, one heap snapshot, and for every watched object still
 // alive, whether a context retains it (a `system / Context` node with an edge to it).
@@ -34,18 +36,21 @@ async function main(files) {
   const calls = [];
   for (const file of files) {
     const module = await import(pathToFileURL(path.resolve(file)).href);
+    const repeat = module.repeat || {};
     for (const [name, factory] of Object.entries(module)) {
       if (typeof factory !== 'function') continue;
       const id = `${file}::${name}`;
       // a short string is flat in the heap, so the snapshot shows it whole
       globalThis.__retention_factory = `F${calls.length}`;
-      let result = factory();
-      if (result && typeof result.then === 'function') result = await result;
-      else if (result && typeof result.next === 'function' && typeof result[Symbol.iterator] === 'function') {
-        result = result.next().value;
+      for (let time = 0; time < (repeat[name] || 1); time++) {
+        let result = factory();
+        if (result && typeof result.then === 'function') result = await result;
+        else if (result && typeof result.next === 'function' && typeof result[Symbol.iterator] === 'function') {
+          result = result.next().value;
+        }
+        kept.push(result);
       }
       globalThis.__retention_factory = undefined;
-      kept.push(result);
       calls.push(id);
     }
   }
@@ -80,6 +85,8 @@ async function main(files) {
     }
   }
   process.stdout.write(JSON.stringify({ node: process.version, v8: process.versions.v8, alive }, null, 1) + '\n');
+  // pending timers and listeners of the fixtures would keep the process alive
+  process.exit(0);
 }
 
 main(process.argv.slice(2)).catch((error) => {
