@@ -30,6 +30,7 @@ from capture_analysis.batch import cluster
 from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.batch.workers import CHUNK_FILES
 from capture_analysis.cli import main
+from capture_analysis.config import Config
 from capture_analysis.report import RunOptions
 
 from .conftest import ROOT
@@ -175,11 +176,34 @@ def test_jobs_is_ignored_with_a_note(scheduler, tree):
 @needs_dask
 def test_a_worker_needs_the_bytes_only_not_the_file():
     source = b"export function f() { let n = 0; return () => n++; }\n"
-    task = FileTask("json", RunOptions(), (), 1 << 20)
-    digest, (outcome,) = cluster.analyze_shipped(["/no/such/folder/a.ts"], [source], task, True)
+    task = FileTask("json", RunOptions(), Config(), 1 << 20)
+    levels = tuple(Config().severities_for("a.ts").items())
+    digest, (outcome,) = cluster.analyze_shipped(["/no/such/folder/a.ts"], [source], [levels], task, True)
     assert digest == cache_module.code_digest()
     assert isinstance(outcome, Analyzed) and outcome.path == "/no/such/folder/a.ts"
     assert outcome.counts.per_call == 1 and outcome.record["bindings"] is not None
+
+
+@needs_dask
+def test_per_file_overrides_apply_on_workers_whose_working_directory_is_elsewhere(tmp_path, monkeypatch):
+    """The overrides match paths relative to the client's working directory and configuration: the client
+    resolves each file's rules, so a worker started elsewhere (as on another machine) applies them too."""
+    project = tmp_path / "project"
+    (project / "generated").mkdir(parents=True)
+    for folder in ("generated", "."):
+        (project / folder / "a.ts").write_text("export function f() { let n = 0; return () => n++; }\n")
+    (project / "boxcheck.toml").write_text('[[overrides]]\nfiles = ["generated/**"]\nignore = ["BX101"]\n')
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the worker processes start here, and stay
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as local:
+        monkeypatch.chdir(project)
+        on_cluster = run("--no-cache", "--scheduler", local.scheduler_address, "--format", "json", ".")
+    single = run("--no-cache", "--jobs", "1", "--format", "json", ".")
+    assert on_cluster == single
+    codes = {f["path"]: [d["code"] for d in f["diagnostics"]] for f in json.loads(single[1])["files"]}
+    assert codes == {"./a.ts": ["BX101"], "./generated/a.ts": []}
 
 
 @needs_dask

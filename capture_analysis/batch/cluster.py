@@ -35,6 +35,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from ..rules import Severity
 from .cache import Cache, code_digest
 from .gc_tuning import tune_for_batch
 from .loading import LoadError, from_bytes, read, refused
@@ -44,6 +45,9 @@ from .workers import WINDOW, Chunk, InOrder
 
 if TYPE_CHECKING:
     from distributed import Client, Future
+
+#: a file's rule levels (``FileTask.analyzer_for``), as they travel.
+Levels = tuple[tuple[str, Severity | None], ...]
 
 INSTALL = "pip install 'boxcheck[cluster]'"
 DIED = "internal error: the worker analyzing this file died (a crash, or out of memory) (please report this " \
@@ -72,13 +76,15 @@ def scheduler_address(text: str) -> str:
     return text
 
 
-def analyze_shipped(paths: list[str], contents: list[bytes], task: FileTask,
+def analyze_shipped(paths: list[str], contents: list[bytes], levels: list[Levels], task: FileTask,
                     complete: bool) -> tuple[str, list[Outcome]]:
-    """What a worker runs: each file from the bytes the client read (the worker reads nothing), and the digest
-    of the worker's code, for the client to hold against its own."""
+    """What a worker runs: each file from the bytes the client read, with the rule levels the client resolved
+    for it (per-file overrides match paths relative to the client's working directory and configuration, which
+    the worker has neither of): the worker reads nothing.  With the outcomes, the digest of the worker's code,
+    for the client to hold against its own."""
     tune_for_batch()
-    return code_digest(), [analyzed(from_bytes(path, data), task, complete)
-                           for path, data in zip(paths, contents, strict=True)]
+    return code_digest(), [analyzed(from_bytes(path, data), task, complete, task.analyzer_for(dict(levels)))
+                           for path, data, levels in zip(paths, contents, levels, strict=True)]
 
 
 def shipped(what: Read | None) -> bytes:
@@ -134,7 +140,8 @@ class Cluster(InOrder):
         return found if refusal is None else Failed(path, refusal.message, refusal.is_error)
 
     def ship(self, paths: list[str], read: list[Read | None]) -> Future:
-        return self.client.submit(analyze_shipped, paths, [shipped(what) for what in read], self.task,
+        levels = [tuple(self.task.settings.severities_for(path).items()) for path in paths]
+        return self.client.submit(analyze_shipped, paths, [shipped(what) for what in read], levels, self.task,
                                   self.complete, pure=False)
 
     def submit(self, chunk: Chunk) -> None:
