@@ -38,7 +38,7 @@ def boxcheck(corpus: Path, names: list[str], code: Code, *options: str) -> Measu
 
 
 def record(result: Measured, load: list[float]) -> dict[str, Any]:
-    if result.returncode not in (0, 1):
+    if result.returncode not in (0, 1) or not result.stdout:  # a JSON run always prints its document
         raise RuntimeError(f"boxcheck failed with exit code {result.returncode}:\n{result.stderr_tail}")
     output = result.stdout.encode("utf-8")
     return {"seconds": round(result.seconds, 3), "cpu_seconds": round(result.cpu_seconds, 3),

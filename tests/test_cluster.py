@@ -26,7 +26,7 @@ import pytest
 
 from capture_analysis.analyze import Analyzer
 from capture_analysis.batch import cache as cache_module
-from capture_analysis.batch import cluster
+from capture_analysis.batch import cluster, workers
 from capture_analysis.batch.tasks import Analyzed, FileTask
 from capture_analysis.batch.workers import CHUNK_FILES
 from capture_analysis.cli import main
@@ -116,6 +116,25 @@ def test_files_come_out_in_input_order_when_a_later_chunk_finishes_first(schedul
     assert out == single
     assert len(in_order) > CHUNK_FILES * 2  # several chunks were in flight
     assert finished.index(in_order[0]) > finished.index(in_order[CHUNK_FILES])  # the second chunk was done first
+
+
+@needs_dask
+def test_at_most_a_window_of_chunks_is_in_flight(scheduler, tree, monkeypatch):
+    """Two threads, a window of one chunk per thread, chunks of two files: the client waits for the cluster
+    dozens of times, and still prints what one process prints."""
+    monkeypatch.setattr(workers, "CHUNK_FILES", 2)
+    monkeypatch.setattr(cluster, "WINDOW", 1)
+    in_flight: list[int] = []
+    real_ship = cluster.Cluster.ship
+
+    def ship(self, paths, read):
+        in_flight.append(sum(not future.done() for future in self.running))
+        return real_ship(self, paths, read)
+
+    monkeypatch.setattr(cluster.Cluster, "ship", ship)
+    on_cluster = run("--no-cache", "--scheduler", scheduler, "--format", "json", str(tree))
+    assert on_cluster == run("--no-cache", "--jobs", "1", "--format", "json", str(tree))
+    assert len(in_flight) > 20 and max(in_flight) <= 1  # the one before it, while the other thread is free
 
 
 @needs_dask

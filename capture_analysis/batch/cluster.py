@@ -31,6 +31,7 @@ file that kills its workers again is reported, as an internal error, as a
 from __future__ import annotations
 
 import argparse
+import queue
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
@@ -123,6 +124,9 @@ class Cluster(InOrder):
         self.complete = cache is not None or task.format == "json"
         self.digest = code_digest()
         self.running: set[Future] = set()
+        #: the chunks' futures as they finish, put by Dask's thread: what a full window waits for (Dask's own
+        #: ``wait`` needs a default client, which a run must not make of its client).
+        self.done: queue.SimpleQueue[Future] = queue.SimpleQueue()
 
     def probe(self, path: str) -> Outcome | Read:
         """A cache hit, or a file that is not analyzed (unreadable, binary, too large); else what a worker is
@@ -145,12 +149,11 @@ class Cluster(InOrder):
                                   self.complete, pure=False)
 
     def submit(self, chunk: Chunk) -> None:
-        from distributed import wait
-
         while len(self.running) >= WINDOW * max(1, sum(self.client.nthreads().values())):
-            self.running = set(wait(self.running, return_when="FIRST_COMPLETED").not_done)
+            self.running.discard(self.done.get())
         chunk.future = self.ship(chunk.paths, chunk.read)
         self.running.add(chunk.future)
+        chunk.future.add_done_callback(self.done.put)
 
     def finished(self, chunk: Chunk) -> list[Outcome]:
         if chunk.outcomes is None:
