@@ -163,6 +163,12 @@ def test_standard_input_gets_the_fixed_text_back_and_the_named_file_is_not_writt
     assert done.returncode == 1 and done.stdout.startswith(b"--- a.ts\n+++ a.ts\n")
 
 
+def test_standard_input_that_the_configuration_excludes_comes_back_as_it_came(project):
+    (project / "boxcheck.toml").write_text('exclude = ["vendor/**"]\n')
+    done = boxcheck("--fix", "--stdin-filename", "vendor/v.ts", stdin=LEAK.encode(), cwd=project)
+    assert (done.returncode, done.stdout) == (0, LEAK.encode()), done.stderr
+
+
 def test_a_bom_and_crlf_line_breaks_are_kept(project):
     (project / "a.ts").write_bytes(b"\xef\xbb\xbf" + LEAK.replace("\n", "\r\n").encode())
     run("--fix", "a.ts")

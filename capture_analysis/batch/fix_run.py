@@ -16,8 +16,8 @@ Standard input
     standard output, and the report on standard error (or into
     ``--output-file``), as ``ruff check --fix --stdin-filename`` does for an
     editor, which replaces its buffer with it; ``PATH`` is never written.
-    Plain ``-`` is refused: the fixes depend on the language, which only a
-    name tells.
+    A text the configuration excludes goes back as it came.  Plain ``-`` is
+    refused: the fixes depend on the language, which only a name tells.
 
 ``--fix`` with ``--write-baseline`` is refused too: the baseline would
 record the findings of files that the same run changes.
@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import io
+import shutil
 import sys
 from dataclasses import dataclass
 from typing import TextIO
@@ -78,6 +79,9 @@ class FixRun:
     findings: int = 0
     declarations: int = 0
     files: int = 0
+    #: standard input was taken by an outcome: its text, fixed, went to standard output, or it was not analyzed
+    #: (binary, too large: exit 2).
+    stdin_taken: bool = False
 
     @classmethod
     def of(cls, args: argparse.Namespace, narrowing: Adoption | None) -> FixRun | None:
@@ -104,6 +108,7 @@ class FixRun:
 
     def take(self, outcome: Outcome, out: TextIO, errors: TextIO) -> None:
         """Counts what was fixed in a file; prints its diff (``--diff``) or its text (standard input)."""
+        self.stdin_taken = True
         if not isinstance(outcome, Analyzed) or outcome.fixed is None:
             return
         fixed = outcome.fixed
@@ -121,10 +126,16 @@ class FixRun:
             sys.stdout.buffer.flush()
 
     def finish(self, out: TextIO, errors: TextIO) -> None:
-        """The line that says what was fixed (with ``--diff``: what would be), after what ``out`` holds."""
+        """The line that says what was fixed (with ``--diff``: what would be), after what ``out`` holds.
+
+        Standard input that the configuration excludes was not read: it goes back as it came, since an editor
+        replaces its buffer with what it gets."""
+        out.flush()
+        if self.request.mode is FixMode.STDOUT and not self.stdin_taken:
+            shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
         if self.quiet:
             return
-        out.flush()
         if not self.files:
             print("boxcheck: nothing to fix", file=errors)
             return
