@@ -42,11 +42,12 @@ from ..report import FileCounts
 from ..report.file_record import file_record
 from ..rules import CONTEXT_RETENTION
 from ..source import SourceFile
+from . import gc_tuning
 from .baseline import Matcher
 from .loading import LoadError, checked
 from .tasks import Analyzed, Failed, FileTask, Fixed, FixMode, FixRequest, Outcome, internal_error
 
-#: rounds of fixes and analyses per file; overlapping fixes need one more each, and no known case needs three.
+#: rounds of fixes and analyses per file: overlapping fixes need one more each (one file of the corpus needs two).
 ROUNDS = 4
 BOM = b"\xef\xbb\xbf"
 
@@ -59,15 +60,24 @@ def fixed_outcome(path: str, raw: bytes, task: FileTask) -> Outcome:
     if isinstance(loaded, LoadError):
         return Failed(path, loaded.message, loaded.is_error)
     try:
-        analysis, fixed = fix_source(loaded, raw, task, request)
-        if request.mode is FixMode.WRITE and fixed.changed:
-            refused = write_atomically(path, raw, bom(raw) + analysis.source.data)
+        with gc_tuning.paused():  # as for an analysis alone (``outcome.fresh``): the rounds' models go at once
+            outcome, text = fixed_record(loaded, raw, task, request)
+        if request.mode is FixMode.WRITE and outcome.fixed is not None and outcome.fixed.changed:
+            refused = write_atomically(path, raw, text)
             if refused is not None:
                 return Failed(path, refused, True)
-        return Analyzed(path, file_record(analysis, analysis.shown, complete=task.format == "json"),
-                        FileCounts.of(analysis, analysis.shown), fixed)
+        return outcome
     except Exception as error:  # one bad file must not lose the others
         return internal_error(path, error)
+
+
+def fixed_record(loaded: SourceFile, raw: bytes, task: FileTask, request: FixRequest) -> tuple[Analyzed, bytes]:
+    """The outcome of the fixed text, and that text (with the BOM the file had); the analyses are garbage when
+    this returns."""
+    analysis, fixed = fix_source(loaded, raw, task, request)
+    record = file_record(analysis, analysis.shown, complete=task.format == "json")
+    counts = FileCounts.of(analysis, analysis.shown)
+    return Analyzed(loaded.path, record, counts, fixed), bom(raw) + analysis.source.data
 
 
 def stdin_outcome(path: str, stream: BinaryIO, task: FileTask) -> Outcome:
