@@ -102,7 +102,7 @@ class Adoption:
         if len(diagnostics) == len(outcome.record["diagnostics"]):
             return outcome
         counts = dataclasses.replace(outcome.counts, levels=tuple(severity(d) for d in diagnostics))
-        return Analyzed(path, {**outcome.record, "diagnostics": diagnostics}, counts)
+        return dataclasses.replace(outcome, record={**outcome.record, "diagnostics": diagnostics}, counts=counts)
 
     def changed(self, path: str, diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecord]:
         assert self.since is not None
