@@ -25,7 +25,7 @@ $(VENV_PYTHON):
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
 $(INSTALLED): pyproject.toml | $(VENV_PYTHON)
-	$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp]"
+	$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp,cluster]"
 	touch $@
 
 # Runs boxcheck on the bundled examples. Exit 1 only means "findings were reported".

@@ -6,6 +6,7 @@
     python -m benchmarks cache      [--rounds N] [--cache-list typescript]
     python -m benchmarks stages     [--stages-list typescript]    # where the time goes, stage by stage
     python -m benchmarks extraction [--stages-list typescript]    # the binder's walk against tree-sitter queries
+    python -m benchmarks cluster    [--stages-list typescript]    # --scheduler on a local Dask cluster (not in all)
     python -m benchmarks tables     [--write]                     # print (or write) the docs' tables
     python -m benchmarks.corpus_run ...                           # crashes and conservative functions
 
@@ -23,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import cache_rerun, report, scaling, throughput
+from . import cache_rerun, cluster_run, report, scaling, throughput
 from .corpus_run import ROOT, find_corpus
 from .measure import Code, load_average, machine, measure, snapshot, versions
 
@@ -89,17 +90,25 @@ def run_extraction(args: argparse.Namespace, corpus: Path, code: Code) -> None:
     run_one_process(args, corpus, code, "extraction")
 
 
+def run_cluster(args: argparse.Namespace, corpus: Path, code: Code) -> None:
+    names = throughput.names_in(throughput.list_file(args.stages_list, args.out / "tmp"))
+    data: dict[str, Any] = {"meta": meta(1, code), "list": args.stages_list}
+    data["cluster"] = cluster_run.run(corpus, names, args.out / "tmp", code, log)
+    save(args.out, "cluster", data)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
-    parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "stages", "extraction", "tables"))
+    parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "stages", "extraction", "cluster",
+                                         "tables"))
     parser.add_argument("--corpus", help="corpus folder (default: $BOXCHECK_CORPUS, .corpus/, ../corpus)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--lists", nargs="+", choices=tuple(throughput.LISTS), default=list(throughput.LISTS))
     parser.add_argument("--cache-list", choices=tuple(throughput.LISTS), default="typescript",
                         help="the files of the cache re-run (default: the TypeScript part)")
     parser.add_argument("--stages-list", choices=tuple(throughput.LISTS), default="typescript",
-                        help="the files of the stage profile and the extraction comparison (default: the "
-                             "TypeScript part)")
+                        help="the files of the stage profile, the extraction comparison and the cluster run "
+                             "(default: the TypeScript part)")
     parser.add_argument("--families", nargs="+", choices=scaling.FAMILIES, default=list(scaling.FAMILIES))
     parser.add_argument("--max-size", type=int, default=scaling.SIZES[-1], help="largest scaling input, bytes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder (default benchmarks/results)")
@@ -121,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"measuring boxcheck {code.label} from {code.root}")
     parts = ("stages", "extraction", "throughput", "scaling", "cache") if args.part == "all" else (args.part,)
     runners = {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache, "stages": run_stages,
-               "extraction": run_extraction}
+               "extraction": run_extraction, "cluster": run_cluster}
     for part in parts:
         runners[part](args, corpus, code)
     if args.part == "all" and args.out == RESULTS:

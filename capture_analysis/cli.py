@@ -5,8 +5,9 @@ usage and I/O errors (a missing path, an unreadable file, a file named on
 the command line that was skipped, an internal error on one file).  Every
 other file is still analyzed and reported.
 
-Files are analyzed by ``--jobs`` worker processes (``batch/workers``) or through
-the cache (``batch/cache``); either way the reporter receives their outcomes
+Files are analyzed by ``--jobs`` worker processes (``batch/workers``), on a Dask
+cluster (``--scheduler``, ``batch/cluster``) or through the cache
+(``batch/cache``); either way the reporter receives their outcomes
 (``batch/tasks``) in input order, so the output does not depend on either.
 """
 
@@ -23,7 +24,7 @@ from typing import TextIO
 
 from . import __version__
 from . import config as configuration
-from .batch import adoption, fix_run, gc_tuning
+from .batch import adoption, cluster, fix_run, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect, unsupported
 from .batch.fixing import stdin_outcome
@@ -133,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--jobs", "-j", type=positive_int, default=None, metavar="N",
                         help="analyze in N worker processes (default: one per core, once there is enough "
                              "source to be worth starting them); the output does not depend on N")
+    parser.add_argument("--scheduler", type=cluster.scheduler_address, metavar="ADDRESS",
+                        help="analyze on the Dask cluster of this scheduler (e.g. tcp://host:8786; needs "
+                             "boxcheck[cluster]) instead of --jobs processes; the output is the same")
     parser.add_argument("--no-cache", action="store_true",
                         help=f"neither read nor write the cache (also: {DISABLE_ENV}=1 in the environment)")
     parser.add_argument("--cache-dir", metavar="DIR",
@@ -370,7 +374,8 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
 
 def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
                   settings: configuration.Config) -> Iterator[Outcome]:
-    """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--jobs`` says."""
+    """Standard input is analyzed here and never cached (an editor's unsaved buffer); files as ``--scheduler``
+    or ``--jobs`` says."""
     if args.stdin_filename is not None:
         for path in paths:
             if task.fix is not None:
@@ -384,6 +389,9 @@ def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
     if paths and task.fix is None and not args.no_cache and not disabled_by_environment():
         directory = args.cache_dir or (settings.root or Path.cwd()) / DIRECTORY
         cache = Cache(directory, task).open()
+    if args.scheduler is not None:
+        yield from cluster.outcomes(args.scheduler, paths, task, cache, args.jobs)
+        return
     if args.jobs is not None:
         jobs = args.jobs
     else:

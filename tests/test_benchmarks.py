@@ -53,11 +53,13 @@ def results(tmp_path: Path, speed_seconds: float, rss: float, rerun: float, expo
     def summary(seconds: float, rss_mb: float) -> dict:
         times = {"parse": 12.0, "parse_calls_only": 11.0, "boxcheck": seconds, "jobs2": seconds / 1.8,
                  "eslint_cold": 110.0, "eslint_warm": 60.0}
-        return {"seconds": times, "mb_per_s": {k: size / 1e6 / v for k, v in times.items()},
+        cpu = {"parse": 11.5, "boxcheck": seconds, "jobs2": seconds * 1.1}
+        return {"seconds": times, "cpu_seconds": cpu, "mb_per_s": {k: size / 1e6 / v for k, v in times.items()},
+                "mb_per_cpu_s": {k: size / 1e6 / v for k, v in cpu.items()},
                 "peak_rss_mb": {"parse": 50, "boxcheck": rss_mb, "jobs2": rss_mb, "eslint": 1000},
                 "eslint_failures": [],
-                "ratios": {"time_boxcheck_over_parse": seconds / 12.0,
-                           "time_boxcheck_over_parse_calls_only": seconds / 11,
+                "ratios": {"cpu_boxcheck_over_parse": seconds / 11.5,
+                           "cpu_boxcheck_over_parse_calls_only": seconds / 11,
                            "speed_boxcheck_over_eslint_warm": 60.0 / seconds,
                            "speed_boxcheck_over_eslint_cold": 110.0 / seconds, "speed_jobs2_over_boxcheck": 1.8}}
 
@@ -127,3 +129,106 @@ def test_the_one_process_scripts_read_their_file_list_and_report_every_byte(tmp_
     report = json.loads(run.stdout)
     size = sum((examples / name).stat().st_size for name in ("loops.ts", "factories.ts"))
     assert report["files"] == 2 and report["bytes"] == size
+
+
+def one_process(script: str, root: Path, names: list[str], tmp_path: Path) -> dict:
+    import sys
+
+    listing = tmp_path / "files.txt"
+    listing.write_text("".join(f"{name}\n" for name in names))
+    run = measure([sys.executable, "-m", f"benchmarks.{script}", "--root", str(root), "--list", str(listing)],
+                  cwd=Path(__file__).parent.parent, capture=True)
+    assert run.returncode == 0, run.stderr_tail
+    return json.loads(run.stdout)
+
+
+#: a file whose parse has errors that the grammar repairs (tests/fixtures/parsing), and one that needs none.
+PARSING = Path(__file__).parent / "fixtures" / "parsing"
+REPAIRED = "variance-annotations-are-type-syntax.ts"
+
+
+def test_the_floor_is_parser_parse_alone_without_the_repair_check(tmp_path):
+    """The repaired parse of the fixture is clean; the floor sees its grammar errors, because it never repairs."""
+    from capture_analysis.parsing import parse
+
+    assert not parse((PARSING / REPAIRED).read_bytes(), REPAIRED).root_node.has_error
+    floor = one_process("parse_floor", PARSING, [REPAIRED], tmp_path)
+    assert floor["files_with_errors"] == 1
+    assert 0 < floor["parse_seconds"] <= floor["read_and_parse_seconds"]
+
+
+def test_the_stages_time_the_repair_check_apart_from_the_parse_and_the_repairs(tmp_path):
+    from benchmarks import stages
+
+    examples = tmp_path / "files"
+    examples.mkdir()
+    (examples / REPAIRED).write_bytes((PARSING / REPAIRED).read_bytes())
+    (examples / "clean.ts").write_text("export function f() { let n = 0; return () => n++; }\n")
+    report = one_process("stages", examples, ["clean.ts", REPAIRED], tmp_path)
+    assert list(report["seconds"]) == list(stages.STAGES)
+    assert list(stages.STAGES[:4]) == ["read", "parse", "repair check", "repair"]
+    assert all(report["seconds"][stage] > 0 for stage in ("parse", "repair check", "repair"))
+
+
+@pytest.mark.parametrize("name", [REPAIRED, "labelled-function-declarations-in-blocks-are-declarations.ts", None])
+def test_the_repair_check_and_the_repairs_together_are_the_repaired_parse(name):
+    """What ``stages`` times as two stages is what boxcheck runs: a clean file passes the check and is left
+    alone, a file with errors or a silently misread construct fails it and is repaired."""
+    from capture_analysis.parsing import new_parser, repaired, uses_tsx
+    from capture_analysis.parsing.repair import repair_parse, unrepaired
+    from capture_analysis.source import SourceFile
+
+    data = (PARSING / name).read_bytes() if name else b"export const f = (a: number) => () => a;\n"
+    source = SourceFile.from_bytes(name or "clean.ts", data)
+    parser = new_parser(uses_tsx(source.path))
+    tree = parser.parse(data)
+    whole = repaired(parser, source, tree)
+    clean = unrepaired(source, tree)
+    assert (clean is None) == bool(name)
+    split = clean if clean is not None else repair_parse(parser, source, tree)
+    assert str(split.tree.root_node) == str(whole.tree.root_node)
+    assert (split.rewrites, split.problems) == (whole.rewrites, whole.problems)
+    assert bool(split.rewrites) == bool(name)
+
+
+def test_the_stage_table_gives_each_stage_as_a_multiple_of_the_parse(tmp_path):
+    meta = {"date": "2026-11-30", "machine": {"cpu": "cpu", "cores": 2, "memory_gb": 8, "os": "Linux"},
+            "versions": {"boxcheck": "0.1.0"}, "load_average_start": [1, 1, 1], "load_average_end": [1, 1, 1],
+            "nice": 10, "rounds": 1}
+    seconds = {"read": 1.0, "parse": 10.0, "repair check": 0.8, "repair": 0.4, "bind": 12.0}
+    (tmp_path / "stages.json").write_text(json.dumps(
+        {"meta": meta, "list": "typescript", "stages": {"files": 3, "bytes": 24_200_000, "seconds": seconds}}))
+    table = report.tables(tmp_path).split("### Where the time goes")[1]
+    assert "| repair check | 0.80 | 3.3% | 0.08 | 30.2 |" in table
+    assert "| parse | 10.00 | 41.3% | 1.00 | 2.4 |" in table
+    assert "| bind | 12.00 | 49.6% | 1.20 | 2.0 |" in table
+
+
+def test_the_cluster_table_says_whether_each_output_is_jobs_1_s(tmp_path):
+    meta = {"date": "2026-11-30", "machine": {"cpu": "cpu", "cores": 2, "memory_gb": 8, "os": "Linux"},
+            "versions": {"boxcheck": "0.1.0"}, "load_average_start": [1, 1, 1], "load_average_end": [1, 1, 1],
+            "nice": 10, "rounds": 1}
+    run = {"seconds": 100.0, "cpu_seconds": 90.0, "output_bytes": 1234, "sha256": "a"}
+    runs = {"jobs1": run, "jobs2": {**run, "seconds": 55.0}, "cluster": {
+        **run, "seconds": 60.0, "cpu_seconds": 20.0, "cluster_cpu_seconds": {"workers": 95.0, "scheduler": 3.0}}}
+    (tmp_path / "cluster.json").write_text(json.dumps({"meta": meta, "list": "typescript", "cluster": {
+        "files": 10, "bytes": 50_000_000, "runs": runs, "identical_to_jobs1": {"jobs2": True, "cluster": False}}}))
+    table = report.tables(tmp_path).split("### On a cluster")[1]
+    assert "| `--jobs 1` | 100.0 s | 0.50 | 90.0 s | – | 1,234 bytes |" in table
+    assert "| `--jobs 2` | 55.0 s | 0.91 | 90.0 s | – | 1,234 bytes, identical |" in table
+    assert "| 60.0 s | 0.83 | 20.0 s | 95.0 s workers, 3.0 s scheduler | 1,234 bytes, **DIFFERENT** |" in table
+
+
+def test_the_cluster_run_starts_a_cluster_and_compares_every_output_with_jobs_1(tmp_path):
+    pytest.importorskip("distributed", reason="Dask's distributed is not installed (the `cluster` extra)")
+    from benchmarks import cluster_run
+    from benchmarks.measure import Code
+
+    root = Path(__file__).parent.parent
+    logged: list[str] = []
+    result = cluster_run.run(root / "examples", ["loops.ts", "factories.ts"], tmp_path, Code(root, "tree"),
+                             logged.append)
+    assert result["identical_to_jobs1"] == {"jobs2": True, "cluster": True}
+    assert result["runs"]["jobs1"]["output_bytes"] > 1000 and result["runs"]["cluster"]["exit"] == 1
+    assert result["runs"]["cluster"]["cluster_cpu_seconds"]["workers"] > 0
+    assert [line.split(":")[0] for line in logged] == ["jobs1", "jobs2", "cluster"]

@@ -132,6 +132,7 @@ def test_a_last_line_without_a_line_break_is_marked_as_git_marks_it(project, tmp
     (["--fix", "--write-baseline", "base.json", "a.ts"], "--fix changes the files whose findings --write-baseline"),
     (["--fix", "--diff", "--format", "json", "a.ts"], "--diff prints a unified diff, not a report"),
     (["--fix", "--diff", "--statistics", "a.ts"], "--diff prints a unified diff, not a report"),
+    (["--fix", "--scheduler", "tcp://127.0.0.1:8786", "a.ts"], "--fix writes the files where they are analyzed"),
 ])
 def test_refused_combinations_exit_2_and_touch_nothing(project, args, message):
     code, out, err = run(*args)

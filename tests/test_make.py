@@ -69,7 +69,7 @@ def test_demo_makes_the_venv_installs_into_it_and_runs_boxcheck_with_its_python(
     assert commands == [
         "python3 -c import ensurepip, venv",
         "python3 -m venv .venv",
-        '.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp]',
+        '.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp,cluster]',
         ".venv/bin/python -m capture_analysis examples/",
     ]
 
@@ -82,7 +82,7 @@ def test_a_second_run_installs_nothing_until_pyproject_changes(project):
     later = (project / ".venv" / ".installed").stat().st_mtime + 10
     os.utime(project / "pyproject.toml", (later, later))
     code, commands, _ = make(project, "test")
-    assert commands == ['.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp]',
+    assert commands == ['.venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp,cluster]',
                         ".venv/bin/python -m pytest -q"]
 
 

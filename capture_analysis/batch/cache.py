@@ -63,8 +63,10 @@ def disabled_by_environment() -> bool:
 
 
 @memoize
-def code_fingerprint() -> str:
-    """The package's own files, the parser's versions and the Unicode tables that text output measures with."""
+def code_digest() -> str:
+    """The package's own files, the parser's versions and Python's Unicode tables (a record's source frames are
+    measured with them): what decides a file's record wherever it is made (``--scheduler`` holds each
+    worker's to the client's)."""
     digest = hashlib.sha256()
     for name in ("tree-sitter", "tree-sitter-typescript"):
         try:
@@ -72,12 +74,19 @@ def code_fingerprint() -> str:
         except metadata.PackageNotFoundError:
             version = "?"
         digest.update(f"{name}={version}\n".encode())
-    # the package's place too: the LSP and SARIF formats link to the rules' documentation beside it
-    digest.update(f"boxcheck={__version__} at {PACKAGE} python={sys.version_info[:2]} "
-                  f"unicode={unicodedata.unidata_version}\n".encode())
+    digest.update(f"boxcheck={__version__} unicode={unicodedata.unidata_version}\n".encode())
     for path in sorted(p for p in PACKAGE.rglob("*") if p.is_file() and p.suffix in (".py", ".lark", ".scm")):
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
         digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+@memoize
+def code_fingerprint() -> str:
+    """``code_digest``, the Python, and the package's place: the LSP and SARIF formats link to the rules'
+    documentation beside it."""
+    digest = hashlib.sha256(code_digest().encode())
+    digest.update(f"at {PACKAGE} python={sys.version_info[:2]}\n".encode())
     return digest.hexdigest()
 
 

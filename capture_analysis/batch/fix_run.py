@@ -58,6 +58,9 @@ def refusal(args: argparse.Namespace, unnamed_stdin: bool) -> str | None:
         return "--fix on standard input needs --stdin-filename PATH: the fixes depend on the language its name says"
     if args.write_baseline is not None:
         return "--fix changes the files whose findings --write-baseline would record: fix first, then write it"
+    if getattr(args, "scheduler", None) is not None:
+        return "--fix writes the files where they are analyzed, and a cluster's workers have only their bytes: " \
+               "fix without --scheduler"
     if args.diff and (args.format != "text" or args.statistics):
         return "--diff prints a unified diff, not a report: give no --format or --statistics"
     return None

@@ -56,11 +56,18 @@ def load_stream(path: str, stream: BinaryIO, max_bytes: int = DEFAULT_MAX_BYTES)
 
 def checked(path: str, raw: bytes, max_bytes: int) -> SourceFile | LoadError:
     """The same limits for a file and for standard input: ``raw`` holds at most ``max_bytes + 1`` bytes."""
+    refusal = refused(raw, max_bytes)
+    return refusal if refusal is not None else from_bytes(path, raw)
+
+
+def refused(raw: bytes, max_bytes: int) -> LoadError | None:
+    """Why ``raw`` is not analyzed, if it is not; apart from the decoding, so that ``--scheduler`` ships a worker
+    only what it will analyze."""
     if len(raw) > max_bytes:
         return LoadError(f"skipped: larger than {max_bytes} bytes (raise the limit with --max-file-size)", False)
     if b"\x00" in raw[:BINARY_PROBE]:
         return LoadError("skipped: binary file (NUL bytes)", False)
-    return from_bytes(path, raw)
+    return None
 
 
 def from_bytes(path: str, raw: bytes) -> SourceFile:

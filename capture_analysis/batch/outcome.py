@@ -24,6 +24,7 @@ from .loading import LoadError, checked, read
 from .tasks import Analyzed, Failed, FileTask, Outcome, internal_error
 
 if TYPE_CHECKING:
+    from ..analyze import Analyzer
     from .cache import Cache
 
 
@@ -86,21 +87,28 @@ def fresh(loaded: SourceFile, task: FileTask, cache: Cache | None, key: str | No
     The collector is paused for the whole file and the file's model collected as soon as its record is made
     (``gc_tuning.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
     """
-    with gc_tuning.paused():
-        result = recorded(loaded, task, complete=cache is not None or task.format == "json")
+    result = analyzed(loaded, task, complete=cache is not None or task.format == "json")
     if isinstance(result, Analyzed) and key is not None and cache is not None:
         cache.put(key, result)
     return result
 
 
-def recorded(loaded: SourceFile, task: FileTask, complete: bool = True) -> Outcome:
+def analyzed(loaded: SourceFile, task: FileTask, complete: bool, analyzer: Analyzer | None = None) -> Outcome:
+    """``recorded`` with the collector paused; where the cache is not at hand (a ``--scheduler`` worker, whose
+    client keeps it), ``complete`` says whether the record must serve it."""
+    with gc_tuning.paused():
+        return recorded(loaded, task, complete, analyzer)
+
+
+def recorded(loaded: SourceFile, task: FileTask, complete: bool = True, analyzer: Analyzer | None = None) -> Outcome:
     """The file's record and counts; its analysis is garbage when this returns.
 
     ``complete``: whether the record must serve every format (the JSON format shows all of it, and the cache
     keeps it for a run in any format); a run in another format without the cache spares the rest.
+    ``analyzer``: the file's, when it was not chosen by its path here (``FileTask.analyzer_for``).
     """
     try:
-        analysis = task.analyzer(loaded.path)(loaded)
+        analysis = (analyzer or task.analyzer(loaded.path))(loaded)
         return Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
                         FileCounts.of(analysis, analysis.shown))
     except Exception as error:  # one bad file must not lose the others

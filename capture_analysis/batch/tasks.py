@@ -76,7 +76,11 @@ class FileTask:
 
     def analyzer(self, path: str) -> Analyzer:
         """How the file at ``path`` is analyzed: the run's policies, and the rule levels of that file."""
-        levels: Mapping[str, Severity | None] = self.settings.severities_for(path)
+        return self.analyzer_for(self.settings.severities_for(path))
+
+    def analyzer_for(self, levels: Mapping[str, Severity | None]) -> Analyzer:
+        """The analyzer of a file whose rule levels are ``levels``: a ``--scheduler`` worker is given each
+        file's, resolved by the client, where a relative path means what the user meant (``batch/cluster``)."""
         key = tuple(levels.items())
         analyzer = self.analyzers.get(key)
         if analyzer is None:

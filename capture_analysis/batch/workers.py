@@ -25,11 +25,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
+from typing import Any
 
 from .cache import Cache
 from .gc_tuning import tune_for_batch
@@ -96,36 +98,36 @@ class Chunk:
         self.paths: list[str] = []
         self.read: list[Read | None] = []
         self.size = 0
-        self.future: Future[list[Outcome]] | None = None
+        #: the future of its outcomes: the pool's here, Dask's on a cluster (``cluster``).
+        self.future: Any = None
         self.outcomes: list[Outcome] | None = None
+
+    def add(self, path: str, read: Read | None) -> None:
+        self.paths.append(path)
+        self.read.append(read)
+        self.size += size_of(path) if read is None else len(read.data)
 
     def full(self) -> bool:
         return len(self.paths) >= CHUNK_FILES or self.size >= CHUNK_BYTES
 
 
-class Workers:
-    def __init__(self, jobs: int, task: FileTask, cache: Cache | None):
-        self.jobs = jobs
-        self.task = task
-        self.cache = cache
-        self.executor: ProcessPoolExecutor | None = None
-        self.running: set[Future[list[Outcome]]] = set()
+class InOrder(ABC):
+    """Files sent elsewhere in chunks, their outcomes yielded in input order, each as soon as those before it
+    are in: what the process pool and a Dask cluster (``cluster``) share."""
 
     def in_order(self, paths: Sequence[str]) -> Iterator[Outcome]:
         slots: deque[Outcome | tuple[Chunk, int]] = deque()
         filling = Chunk()
         for path in paths:
             ready = self.probe(path)
-            if ready is not None and not isinstance(ready, Read):
-                slots.append(ready)
-            else:
+            if ready is None or isinstance(ready, Read):
                 slots.append((filling, len(filling.paths)))
-                filling.paths.append(path)
-                filling.read.append(ready)
-                filling.size += size_of(path) if ready is None else len(ready.data)
+                filling.add(path, ready)
                 if filling.full():
                     self.submit(filling)
                     filling = Chunk()
+            else:
+                slots.append(ready)
             while slots and self.is_ready(slots[0]):
                 yield self.take(slots.popleft())
         if filling.paths:
@@ -133,12 +135,18 @@ class Workers:
         while slots:
             yield self.take(slots.popleft())
 
+    @abstractmethod
     def probe(self, path: str) -> Outcome | Read | None:
-        """A cache hit, or a file that cannot be read; else what a worker analyzes: what was read of it to ask
-        the cache, or ``None`` without a cache."""
-        if self.cache is None:
-            return None
-        return looked_up(path, self.task, self.cache)
+        """A file's outcome when it is known here (a cache hit, a file that cannot be read); else what is sent
+        with it: what was read of it, or ``None`` for the worker to read it."""
+
+    @abstractmethod
+    def submit(self, chunk: Chunk) -> None:
+        """Send ``chunk`` (setting its ``future``), or make its ``outcomes`` otherwise."""
+
+    @abstractmethod
+    def finished(self, chunk: Chunk) -> list[Outcome]:
+        """The outcomes of a submitted chunk, waited for."""
 
     @staticmethod
     def is_ready(slot: Outcome | tuple[Chunk, int]) -> bool:
@@ -152,6 +160,21 @@ class Workers:
             return slot
         chunk, index = slot
         return self.finished(chunk)[index]
+
+
+class Workers(InOrder):
+    def __init__(self, jobs: int, task: FileTask, cache: Cache | None):
+        self.jobs = jobs
+        self.task = task
+        self.cache = cache
+        self.executor: ProcessPoolExecutor | None = None
+        self.running: set[Future[list[Outcome]]] = set()
+
+    def probe(self, path: str) -> Outcome | Read | None:
+        """Without a cache, the worker reads the file."""
+        if self.cache is None:
+            return None
+        return looked_up(path, self.task, self.cache)
 
     def submit(self, chunk: Chunk) -> None:
         while len(self.running) >= self.jobs * WINDOW:

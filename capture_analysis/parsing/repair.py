@@ -67,10 +67,27 @@ def repaired(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitter.Tr
     families: one search of the text, a re-parse only where one is found),
     then the rounds over the damaged regions.
     """
+    clean = unrepaired(source, tree)
+    return clean if clean is not None else repair_parse(using, source, tree)
+
+
+def unrepaired(source: SourceFile, tree: tree_sitter.Tree) -> ParsedFile | None:
+    """The repair check: the parse as it is when it needs no repair (no error, none of the constructs the grammar
+    misreads silently: one search of the text, the common case), else ``None``.
+
+    Apart from ``repair`` so that ``benchmarks/stages.py`` times the check that every file pays apart from the
+    repairs that a few files need.
+    """
+    data = source.data
+    if tree.root_node.has_error or any(pattern.search(data) for pattern in SILENT[is_typed(source.path)]):
+        return None
+    return ParsedFile(source, tree, not_utf8(tree, data, []))
+
+
+def repair_parse(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitter.Tree) -> ParsedFile:
+    """``tree``, which failed the repair check (``unrepaired``), repaired as far as the families explain it."""
     data, path = source.data, source.path
     typed, jsx = is_typed(path), uses_tsx(path)
-    if not tree.root_node.has_error and not any(pattern.search(data) for pattern in SILENT[typed]):
-        return ParsedFile(source, tree, not_utf8(tree, data, []))  # the common case: one search of the text
     text = bytearray(data)
     rewrites = misread(using, Text(text, tree, typed, jsx))
     if rewrites:
