@@ -24,9 +24,10 @@ from typing import TextIO
 
 from . import __version__
 from . import config as configuration
-from .batch import adoption, cluster, gc_tuning
+from .batch import adoption, cluster, fix_run, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect, unsupported
+from .batch.fixing import stdin_outcome
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
 from .batch.progress import progress_for
@@ -64,8 +65,9 @@ EPILOG = """commands:
   `boxcheck COMMAND --help` shows a command's options.
 
 exit codes:
-  0  no finding at or above --fail-on
+  0  no finding at or above --fail-on (with --fix, of those that remain; with --fix --diff: nothing to fix)
   1  a finding at or above --fail-on; with --max-warnings N, warnings fail only when there are more than N
+     (with --fix --diff: something to fix)
   2  usage or I/O error: a bad option, a missing or unreadable path, a directory or glob with no file to
      analyze, a file named on the command line that is not TypeScript or JavaScript or was skipped
      (binary, larger than --max-file-size), an internal error on a file; the other files are still
@@ -145,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "to split a run across the machines of a CI matrix")
     report_options.add_options(parser)
     adoption.add_options(parser)
+    fix_run.add_options(parser)
     parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
     return parser
 
@@ -240,7 +243,7 @@ def dispatch(argv: Sequence[str] | None) -> int:
         args.paths = []
     elif not args.paths:
         args.paths = [os.curdir]  # as ESLint and ruff do
-    refused = report_options.refusal(args)
+    refused = report_options.refusal(args) or fix_run.refusal(args, unnamed_stdin=args.stdin_filename == STDIN_NAME)
     if refused is not None:
         parser.print_usage(sys.stderr)
         print(f"boxcheck: error: {refused}", file=sys.stderr)
@@ -334,12 +337,17 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     except adoption.AdoptionError as error:
         print(f"boxcheck: {error}", file=sys.stderr)
         return 2
+    fixing = fix_run.FixRun.of(args, narrowing)
+    if fixing is not None:
+        task = fixing.task(task)
     progress = progress_for(sys.stderr, out, len(paths), quiet=args.quiet, environ=os.environ)
-    reporter = FORMATS[args.format](progress.guard(out), options)
+    reporter = FORMATS[args.format](progress.guard(out if fixing is None else fixing.report_stream(out)), options)
     errors = progress.guard(sys.stderr)
     with progress:
         for outcome in file_outcomes(args, paths, task, settings):
             progress.advance()
+            if fixing is not None:
+                fixing.take(outcome, progress.guard(out), errors)
             if narrowing is not None:
                 outcome = narrowing.narrow(outcome)
             if isinstance(outcome, Failed):
@@ -353,12 +361,15 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     if narrowing is not None and not narrowing.finish(totals):
         io_errors += 1
     reporter.finish(totals)
+    if fixing is not None:
+        fixing.finish(progress.guard(out), errors)
     over = report_options.over_budget(totals, args.max_warnings)
     if over is not None:
         print(f"boxcheck: {over}", file=sys.stderr)
     if io_errors:
         return 2
-    return 1 if totals.fails(FAIL_ON[args.fail_on], args.max_warnings) else 0
+    failed = totals.fails(FAIL_ON[args.fail_on], args.max_warnings)
+    return int(failed) if fixing is None else fixing.exit_code(failed)
 
 
 def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
@@ -367,12 +378,15 @@ def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
     or ``--jobs`` says."""
     if args.stdin_filename is not None:
         for path in paths:
+            if task.fix is not None:
+                yield stdin_outcome(path, sys.stdin.buffer, task)
+                continue
             loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
             yield (Failed(path, loaded.message, loaded.is_error) if isinstance(loaded, LoadError)
                    else outcome_of(loaded, task))
         return
     cache = None
-    if paths and not args.no_cache and not disabled_by_environment():
+    if paths and task.fix is None and not args.no_cache and not disabled_by_environment():
         directory = args.cache_dir or (settings.root or Path.cwd()) / DIRECTORY
         cache = Cache(directory, task).open()
     if args.scheduler is not None:

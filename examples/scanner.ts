@@ -6,29 +6,29 @@ export interface Token {
   text: string;
 }
 
-export function createScanner(text: string, skipTrivia: boolean) { //~ allocates 1 per call (legacy: 10 per call, v8: 1 per call); text: value, skipTrivia: value
-  var pos = 0; //~ pos: context
-  var tokenStart = 0; //~ tokenStart: context
-  var token = ""; //~ token: context
-  var errors: string[] = []; //~ errors: context
-  const end = text.length; //~ end: value
-  const isDigit = (ch: string) => ch >= "0" && ch <= "9"; //~ isDigit: value
+export function createScanner(text: string, skipTrivia: boolean) {
+  var pos = 0;
+  var tokenStart = 0;
+  var token = "";
+  var errors: string[] = [];
+  const end = text.length;
+  const isDigit = (ch: string) => ch >= "0" && ch <= "9";
 
-  function error(message: string) { //~ error: value
+  function error(message: string) {
     errors.push(`${message} at ${pos}`);
   }
 
-  function scanNumber() { //~ scanNumber: value
+  function scanNumber() {
     while (pos < end && isDigit(text[pos])) pos++;
     return "number";
   }
 
-  function scanIdentifier() { //~ scanIdentifier: value
+  function scanIdentifier() {
     while (pos < end && /[A-Za-z_$0-9]/.test(text[pos])) pos++;
     return "identifier";
   }
 
-  function scan(): string { //~ scan: value
+  function scan(): string {
     tokenStart = pos;
     if (pos >= end) return (token = "eof");
     const ch = text[pos];
@@ -43,7 +43,7 @@ export function createScanner(text: string, skipTrivia: boolean) { //~ allocates
     return (token = "punctuation");
   }
 
-  function tokens(): Token[] { //~ tokens: local
+  function tokens(): Token[] {
     const out: Token[] = [];
     while (scan() !== "eof") out.push({ kind: token, text: text.slice(tokenStart, pos) });
     return out;

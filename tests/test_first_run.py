@@ -1,8 +1,9 @@
-"""docs/first-run.md shows what boxcheck prints: its `$ boxcheck` transcripts are run on the corpus's moment.js.
+"""docs/first-run.md shows what boxcheck prints: its `$ boxcheck` transcripts are run on the corpus's moment.js
+and rxjs.
 
 Each fenced block whose first line is a ``$ boxcheck`` command is run as one
-shell script in a fresh folder holding ``moment.js`` (so the page's cache
-section starts from an empty cache), with ``boxcheck`` this checkout's and
+shell script in a fresh folder holding ``moment.js`` and ``rxjs/`` (rxjs's
+``src/``; so the page's cache section starts from an empty cache), with ``boxcheck`` this checkout's and
 standard error merged into the output, as a terminal shows it.  A line
 ``...`` in the page stands for any number of lines.
 """
@@ -23,6 +24,7 @@ from .conftest import ROOT
 
 PAGE = ROOT / "docs" / "first-run.md"
 MOMENT = Path("moment@2.31.0") / "moment.js"
+RXJS = Path("rxjs@7.8.2") / "src"
 FENCE = re.compile(r"^```[a-z]*\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 #: the page commits to a throwaway repository (``--since``): on any machine, whoever git thinks the user is.
 GIT_IDENTITY = {f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER")
@@ -55,6 +57,7 @@ def test_the_page_has_transcripts_and_elisions_are_recognized():
 def test_each_transcript_is_what_boxcheck_prints(corpus, tmp_path, index):
     commands, expected = transcripts(PAGE.read_text(encoding="utf-8"))[index]
     shutil.copy(corpus / MOMENT, tmp_path / "moment.js")
+    shutil.copytree(corpus / RXJS, tmp_path / "rxjs")
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     wrapper = bin_dir / "boxcheck"

@@ -21,7 +21,7 @@ from capture_analysis.source import SourceFile
 from .conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
-SUITE = [Path(p) for p in collect([str(FIXTURES), str(ROOT / "examples")]).files]
+SUITE = [Path(p) for p in collect([str(FIXTURES)]).files]
 
 
 def relative(path: Path) -> str:

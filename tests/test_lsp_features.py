@@ -8,7 +8,8 @@ import pytest
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.diagnose import suppressions
-from capture_analysis.lsp.actions import ActionKind, Fix, touching
+from capture_analysis.fixes import ActionKind, Fix
+from capture_analysis.lsp.actions import touching
 from capture_analysis.lsp.hover import hover_markdown
 from capture_analysis.lsp.suppress import comment_fits_at
 from capture_analysis.parsing import parse

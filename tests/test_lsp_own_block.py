@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from capture_analysis.analyze import analyze_text
-from capture_analysis.lsp.own_block import own_block_fixes
+from capture_analysis.fixes import own_block_fixes
 from capture_analysis.parsing import parse
 
 from .conftest import NODE, needs_node

@@ -170,3 +170,11 @@ def test_lsp_without_its_extra_says_how_to_add_it_to_an_installed_boxcheck(monke
     monkeypatch.delitem(sys.modules, "capture_analysis.lsp.server", raising=False)
     assert lsp.main([]) == 2
     assert "install them with `pip install 'boxcheck[lsp]'`" in capsys.readouterr().err
+
+
+def test_fix_runs_from_the_wheel(installed, tmp_path):
+    """``--fix`` comes with the wheel (``capture_analysis.fixes``), without the ``lsp`` extra's modules."""
+    (tmp_path / "a.ts").write_text("export function f() {\n  let n = 1;\n  return () => n;\n}\n", encoding="utf-8")
+    done = boxcheck(installed, "--fix", "--diff", "a.ts", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "-  let n = 1;\n+  const n = 1;\n" in done.stdout

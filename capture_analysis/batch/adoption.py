@@ -17,14 +17,17 @@ import argparse
 import dataclasses
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..report import Totals
 from ..report.file_record import DiagnosticRecord, severity
 from ..report.text import plural
 from ..rules import Severity
-from .baseline import Baseline, BaselineError, Matcher, Recorder, summary
-from .changed_lines import ChangedLines, ChangedLinesError
 from .tasks import Analyzed, Outcome
+
+if TYPE_CHECKING:
+    from .baseline import Matcher, Recorder
+    from .changed_lines import ChangedLines
 
 
 class AdoptionError(Exception):
@@ -65,6 +68,10 @@ class Adoption:
             return None
         if args.write_baseline is not None and args.since is not None:
             raise AdoptionError("--write-baseline records every finding: give it without --since")
+        # (imported here: a run without these options never needs them, nor `subprocess` for git)
+        from .baseline import Baseline, BaselineError, Matcher, Recorder
+        from .changed_lines import ChangedLines, ChangedLinesError
+
         off = frozenset(code for code, level in severities if level is None)
         adoption = cls(baseline_path=args.baseline or args.write_baseline or "")
         try:
@@ -95,7 +102,7 @@ class Adoption:
         if len(diagnostics) == len(outcome.record["diagnostics"]):
             return outcome
         counts = dataclasses.replace(outcome.counts, levels=tuple(severity(d) for d in diagnostics))
-        return Analyzed(path, {**outcome.record, "diagnostics": diagnostics}, counts)
+        return dataclasses.replace(outcome, record={**outcome.record, "diagnostics": diagnostics}, counts=counts)
 
     def changed(self, path: str, diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecord]:
         assert self.since is not None
@@ -109,6 +116,8 @@ class Adoption:
     def finish(self, totals: Totals) -> bool:
         """Writes the baseline, notes what it no longer finds, and adds what was left out to the totals;
         False when the baseline could not be written."""
+        from .baseline import BaselineError, summary
+
         written = True
         if self.recorder is not None:
             try:

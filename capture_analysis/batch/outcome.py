@@ -19,8 +19,9 @@ from ..report import FileCounts
 from ..report.file_record import file_record
 from ..source import SourceFile
 from . import gc_tuning
+from .fixing import fixed_outcome
 from .loading import LoadError, checked, read
-from .tasks import Analyzed, Failed, FileTask, Outcome
+from .tasks import Analyzed, Failed, FileTask, Outcome, internal_error
 
 if TYPE_CHECKING:
     from ..analyze import Analyzer
@@ -34,10 +35,6 @@ class Read:
 
     data: bytes
     key: str
-
-
-def internal_error(path: str, error: BaseException) -> Failed:
-    return Failed(path, f"internal error: {type(error).__name__}: {error} (please report this with the file)", True)
 
 
 def outcome_of(loaded: SourceFile, task: FileTask, cache: Cache | None = None) -> Outcome:
@@ -76,6 +73,8 @@ def outcome_at(path: str, task: FileTask, cache: Cache | None = None, already: R
         raw, key = read(path, task.max_file_size), None
     if isinstance(raw, LoadError):
         return Failed(path, raw.message, raw.is_error)
+    if task.fix is not None:
+        return fixed_outcome(path, raw, task)
     loaded = checked(path, raw, task.max_file_size)
     if isinstance(loaded, LoadError):
         return Failed(path, loaded.message, loaded.is_error)

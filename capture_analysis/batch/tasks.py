@@ -10,6 +10,7 @@ cache needs neither of the others.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -24,6 +25,29 @@ from ..rules import Severity
 
 if TYPE_CHECKING:
     from ..report.file_record import FileRecord
+    from .baseline import Baseline
+    from .changed_lines import ChangedLines
+
+
+class FixMode(enum.Enum):
+    """What ``--fix`` does with a file's fixed text (``fixing``)."""
+
+    #: ``--fix``: write it over the file.
+    WRITE = "write"
+    #: ``--fix --diff``: a unified diff of the changes; nothing is written.
+    DIFF = "diff"
+    #: ``--fix`` on standard input: the whole text, for standard output.
+    STDOUT = "stdout"
+
+
+@dataclass(frozen=True, slots=True)
+class FixRequest:
+    """What ``--fix`` asks of every file of the run."""
+
+    mode: FixMode
+    #: what the run leaves out of its findings (``--baseline``, ``--since``): their fixes are left out too.
+    baseline: Baseline | None = None
+    since: ChangedLines | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +63,8 @@ class FileTask:
     #: the configuration with the command line's rule options: which rules run in each file, at what level.
     settings: Config
     max_file_size: int
+    #: ``--fix``: each file is fixed, then its findings are what remains (``fixing``).
+    fix: FixRequest | None = None
     #: how the files are analyzed, one analyzer per distinct set of rule levels (per-file overrides make
     #: several): made in each process as its files ask (the task travels to the workers without them).
     analyzers: dict[tuple[tuple[str, Severity | None], ...], Analyzer] = field(
@@ -75,11 +101,33 @@ class FileTask:
 
 
 @dataclass(frozen=True, slots=True)
+class Fixed:
+    """What ``--fix`` did to a file (with ``--diff``: would do)."""
+
+    #: the findings fixed (BX107, moved into a block of their own).
+    findings: int
+    #: the ``let`` declarations declared ``const``.
+    declarations: int
+    #: ``FixMode.DIFF``: the unified diff of the changes.
+    diff: str = ""
+    #: ``FixMode.STDOUT``: the whole text, fixed or not.
+    text: bytes | None = None
+    #: why fixes were left out, if some were.
+    note: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.findings or self.declarations)
+
+
+@dataclass(frozen=True, slots=True)
 class Analyzed:
     path: str
     #: what every format renders the file from.
     record: FileRecord
     counts: FileCounts
+    #: ``--fix``: what was fixed before the file was analyzed for its record.
+    fixed: Fixed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,3 +141,7 @@ class Failed:
 
 
 Outcome = Analyzed | Failed
+
+
+def internal_error(path: str, error: BaseException) -> Failed:
+    return Failed(path, f"internal error: {type(error).__name__}: {error} (please report this with the file)", True)

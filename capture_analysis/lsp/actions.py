@@ -1,8 +1,9 @@
 """Code actions: edits computed with the analysis, offered where the request's range touches them.
 
-Each fix is computed on the analysis thread, where the tree is (``declare_const``,
-``suppress``, ``own_block``), and kept with the analysis as byte offsets; a
+Each fix is computed on the analysis thread, where the tree is (``fixes.declare_const``,
+``suppress``, ``fixes.own_block``), and kept with the analysis as byte offsets; a
 request only filters them and converts the offsets to the negotiated encoding.
+``boxcheck --fix`` applies the same ``fixes`` to the files of a run.
 
 The fixes of most findings depend on intent (keep state in an object, move
 a closure out of a loop, reorder declarations): no edit expresses them
@@ -16,37 +17,10 @@ their own, where that is exact (``own_block``).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..diagnose import Diagnostic
-
-
-class ActionKind(str, enum.Enum):
-    QUICK_FIX = "quickfix"
-    REWRITE = "refactor.rewrite"
-
-
-@dataclass(frozen=True, slots=True)
-class Replacement:
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    title: str
-    kind: ActionKind
-    #: the span a request's range must touch for the fix to be offered.
-    start: int
-    end: int
-    edits: tuple[Replacement, ...]
-    #: the finding it resolves, for quick fixes.
-    diagnostic: Diagnostic | None = None
-    preferred: bool = False
+from ..fixes import ActionKind, Fix
 
 
 def wanted(kind: ActionKind, only: list[str] | None) -> bool:

@@ -20,14 +20,12 @@ from dataclasses import dataclass
 
 from ..analyze import Analyzer, FileAnalysis, decide_bound
 from ..diagnose import Diagnostic
+from ..fixes import Fix, declare_const_fixes, own_block_fixes
 from ..parsing import ParsedFile, new_parser, repaired, uses_tsx
 from ..policies import POLICIES
 from ..retention.callees import configured
-from .actions import Fix
-from .declare_const import declare_const_fixes
 from .documents import Snapshot
 from .hover import BindingIndex
-from .own_block import own_block_fixes
 from .settings import Settings
 from .suppress import suppression_fixes
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 import tree_sitter
 
 from ..diagnose import Diagnostic, suppressions
+from ..fixes import ActionKind, Fix, Replacement
 from ..parsing import ParsedFile
 from ..rules import SYNTAX_ERROR, UNUSED_SUPPRESSION
 from ..source import SourceFile
-from .actions import ActionKind, Fix, Replacement
 
 #: nodes whose text a comment line would become part of.
 TEXT_NODES = frozenset({"template_string", "string", "comment", "regex", "jsx_text", "jsx_element",

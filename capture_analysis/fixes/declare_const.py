@@ -1,4 +1,4 @@
-"""Code action "declare as `const`": the analysis proves that a `let` is never reassigned.
+"""Fix "declare as `const`": the analysis proves that a `let` is never reassigned.
 
 It replaces the ``let`` keyword of a declaration whose
 bindings are never written after their initialization.  It is offered only
@@ -15,6 +15,11 @@ It is not offered when a direct ``eval``/``with`` or a syntax error makes
 the writes unknown (the decision is conservative), for a binding declared
 twice in one scope, nor at module level or in a namespace, where another
 script or the namespace's other declarations may assign the binding.
+
+TypeScript types a ``const`` of a literal by the literal (``const mode =
+"a"`` is of type ``"a"``, where the ``let`` was a ``string``): the program
+runs the same, but its checker may see more, as with ESLint's
+``prefer-const``.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import tree_sitter
 from ..analyze import FileAnalysis
 from ..model import BindingKind, ClosureKind
 from ..results import Decision
-from .actions import ActionKind, Fix, Replacement
+from .edits import ActionKind, Fix, Replacement
 
 DECLARATION_NODES = frozenset({"lexical_declaration", "for_in_statement"})
 #: a binding declared here may be assigned by code that boxcheck does not see.
