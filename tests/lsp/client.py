@@ -165,6 +165,12 @@ class LspClient:
                         return message
                 self._wait(deadline, what)
 
+    def forget_notifications(self) -> None:
+        """Drop the notifications read so far: a session of thousands of edits would otherwise keep them all."""
+        with self.lock:
+            self.notifications.clear()
+            self.notified_at.clear()
+
     def mark(self) -> int:
         """The index of the next notification, for ``wait_for(after=...)``."""
         with self.lock:
