@@ -52,11 +52,20 @@ def zod_types(corpus: Path) -> Path | None:
     return next(iter(sorted(corpus.glob(ZOD_TYPES))), None)
 
 
+def middle(text: str) -> int:
+    """The start of the middle line: edits within lines never move it to another line."""
+    line = text.count("\n") // 2
+    at = -1
+    for _ in range(line):
+        at = text.index("\n", at + 1)
+    return at + 1
+
+
 def anchor(text: str) -> int:
-    """Where the comment edits type: the end of the first line comment past the middle, else of the middle line."""
-    middle = len(text) // 2
-    comment = text.find("//", middle)
-    return text.index("\n", comment if comment >= 0 else middle)
+    """Where the comment edits type: the end of the first line comment from the middle line on, else of the
+    middle line."""
+    comment = text.find("//", middle(text))
+    return text.index("\n", comment if comment >= 0 else middle(text))
 
 
 def comment_toggle(text: str, n: int) -> tuple[dict[str, Any], str]:

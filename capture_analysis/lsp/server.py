@@ -64,6 +64,27 @@ class BoxcheckProtocol(LanguageServerProtocol):
                 self._send_response(data["id"], None, error.to_response_error())
             raise
 
+    def _check_handler_result(self, future: Any) -> None:
+        """Once a notification is handled, forget the futures of the handlers that are done.
+
+        pygls (2.0 to 2.1.1) files the future of a notification's handler in ``_request_futures``, under an id
+        made up for it, whenever the handler is a generator (its own ``didOpen``, ``didChange``, ``didSave``
+        and ``didClose`` are) or a coroutine, and never takes it out: a future, with its lock and condition,
+        kept for every keystroke.  A request's future is taken out when its response is sent, so a finished
+        one left there belongs to nobody.  Not at once: pygls may be iterating over them (``shutdown``
+        cancels them one by one, and a cancelled notification's future comes here).
+        """
+        super()._check_handler_result(future)
+        try:
+            asyncio.get_running_loop().call_soon(self.forget_finished_handlers)
+        except RuntimeError:    # a handler that ran on a thread of its own: the next notification's call will do
+            pass
+
+    def forget_finished_handlers(self) -> None:
+        for msg_id, each in list(self._request_futures.items()):
+            if each.done():
+                self._request_futures.pop(msg_id, None)
+
 
 class BoxcheckServer(LanguageServer):
     def __init__(self) -> None:
