@@ -1,5 +1,5 @@
 """The language server's memory: no parse leaves its text behind, no analysis outlives the one that replaces it,
-and a session of many edits stays flat (``lsp/memory.py``, ``lsp/incremental.PieceReader``).
+and a session of many edits stays flat (``lsp/memory.py``, ``lsp/tree_text.py``).
 
 ``benchmarks/lsp_memory.py`` measures the same over 2,000 edits of a 5,000-line file, with the latencies; here
 nothing is timed, only memory and reachability are asserted.
@@ -80,6 +80,28 @@ def test_no_parse_leaves_a_piece_of_its_text_behind():
         tracemalloc.stop()
     assert document.source.text == text
     assert grown < 128 * 1024, f"{grown:,} bytes more after 20 parses"
+
+
+def test_the_kept_tree_reads_its_own_text():
+    """The tree keeps the parse's callback as its source, and ``Node.text`` reads through it: it must give the
+    text of that parse (not the shared parsing buffer, and as bytes), after a parse from scratch and after an
+    incremental one."""
+    text = examples_text(2500)
+    keeper = TreeKeeper()
+    document = Document.open(URI, "factories.ts", 1, text)
+    for n in range(2):
+        parsed, incremental = keeper.update(document.snapshot())
+        assert incremental == (n == 1)
+        nodes = [parsed.tree.root_node]
+        while nodes:
+            node = nodes.pop()
+            assert node.text == document.source.data[node.start_byte:node.end_byte]
+            if node.end_byte - node.start_byte < 2048:     # every small node, and a path down to them
+                nodes.extend(node.named_children)
+            elif node.named_child_count:
+                nodes.append(node.named_children[-1])
+        change, text = comment_toggle(text, n)
+        document.apply([as_change(change)], n + 2, PositionEncoding.UTF16)
 
 
 @contextmanager

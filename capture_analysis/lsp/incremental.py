@@ -18,8 +18,6 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tree_sitter import Parser, Tree
-
 from ..analyze import Analyzer, FileAnalysis
 from ..diagnose import Diagnostic
 from ..parsing import ParsedFile, new_parser, repaired, uses_tsx
@@ -31,6 +29,7 @@ from .hover import BindingIndex
 from .own_block import own_block_fixes
 from .settings import Settings
 from .suppress import suppression_fixes
+from .tree_text import TreeText
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,50 +83,14 @@ def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
     return Analyzer(POLICIES[settings.policy], settings.config.severity).parsed(parsed)
 
 
-#: bytes handed to tree-sitter per call while it parses (``PieceReader``).
-PARSE_PIECE = 1 << 16
-
-
-class PieceReader:
-    """Hands a text to ``Parser.parse`` a piece at a time, always in the same buffer.
-
-    Pieces: tree-sitter holds the GIL while it parses a byte string, and a full parse of a 9 MB file kept
-    the server from answering anything for a second.  Handed the text in pieces, it returns to Python
-    between them, and the event loop gets its turn (the longest pause went from 1.1 s to 0.09 s with
-    64 KB pieces, for the same parse time).
-
-    The same buffer: py-tree-sitter 0.25 and 0.26 keep a reference to every object a read callback
-    returns (they take a buffer view of it and release the view, but never their own reference), so a
-    fresh slice per call was never freed: 64 KB per incremental parse, the whole text per full parse,
-    most of the language server's growth per keystroke.  The one ``bytearray`` is refilled on each call,
-    once tree-sitter is done with the previous piece (the binding releases its view before it calls
-    again), and the references it keeps all point at that one object.
-    """
-
-    def __init__(self) -> None:
-        self.piece = bytearray()
-        self.data = b""
-
-    def parse(self, parser: Parser, data: bytes, old_tree: Tree | None = None) -> Tree:
-        self.data = data
-        try:
-            return parser.parse(self.read) if old_tree is None else parser.parse(self.read, old_tree)
-        finally:
-            self.data = b""
-            self.piece.clear()
-
-    def read(self, offset: int, point: tuple[int, int]) -> bytearray:
-        self.piece[:] = self.data[offset:offset + PARSE_PIECE]
-        return self.piece
-
-
 class TreeKeeper:
     """The latest tree of every open document, and the analysis thread's parsers; used from that thread only."""
 
     def __init__(self) -> None:
         self.trees: dict[str, ParsedFile] = {}
         self.parsers = {tsx: new_parser(tsx) for tsx in (False, True)}
-        self.reader = PieceReader()
+        #: the buffer of every parse's pieces (``TreeText``).
+        self.piece = bytearray()
 
     def forget(self, uri: str) -> None:
         self.trees.pop(uri, None)
@@ -152,11 +115,11 @@ class TreeKeeper:
                               edit.start_point, edit.old_end_point, edit.new_end_point)
         parser = self.parsers[uses_tsx(snapshot.source.path)]
         self.trees.pop(snapshot.uri, None)  # a failure below must not leave a half-edited tree behind
-        data = snapshot.source.data
-        tree = self.reader.parse(parser, data, old.tree if old is not None else None)
+        text = TreeText(snapshot.source.data, self.piece)
+        tree = text.parse(parser, old.tree if old is not None else None)
         if old is not None and tree.root_node.has_error:
             old = None
-            tree = self.reader.parse(parser, data)
+            tree = text.parse(parser)
         parsed = repaired(parser, snapshot.source, tree)
         self.trees[snapshot.uri] = parsed
         return parsed, old is not None

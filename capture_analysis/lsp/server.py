@@ -10,6 +10,7 @@ and only about text that those edits did not touch.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from functools import partial
 from typing import Any
@@ -75,10 +76,8 @@ class BoxcheckProtocol(LanguageServerProtocol):
         cancels them one by one, and a cancelled notification's future comes here).
         """
         super()._check_handler_result(future)
-        try:
+        with contextlib.suppress(RuntimeError):    # no loop: a handler on a thread of its own; the next one will do
             asyncio.get_running_loop().call_soon(self.forget_finished_handlers)
-        except RuntimeError:    # a handler that ran on a thread of its own: the next notification's call will do
-            pass
 
     def forget_finished_handlers(self) -> None:
         for msg_id, each in list(self._request_futures.items()):
