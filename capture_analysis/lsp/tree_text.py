@@ -15,7 +15,8 @@ Two faults of py-tree-sitter shape the callback:
   server's growth per keystroke.  So while parsing, every piece goes out in
   one ``bytearray``, refilled on each call (the binding releases its view
   before it calls again, so the buffer may change size), and the references
-  kept all point at that one object;
+  kept all point at that one object (a callback may return any buffer since
+  0.25, which the package therefore requires);
 * the tree keeps the callback as its source, and ``Node.text`` calls it
   again, but reads what it returns as ``bytes`` (a ``bytearray`` crashes the
   process) and after it has let go of it.  So once the parse is done, the
