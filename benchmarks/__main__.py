@@ -8,6 +8,8 @@
     python -m benchmarks extraction [--stages-list typescript]    # the binder's walk against tree-sitter queries
     python -m benchmarks cluster    [--stages-list typescript]    # --scheduler on a local Dask cluster (not in all)
     python -m benchmarks tables     [--write]                     # print (or write) the docs' tables
+    python -m benchmarks lsp        [--edits N] [--lsp-file PATH] [--baseline REV]   # the language server's
+                                    # memory per edit and latency percentiles (not part of ``all``: ~10 min)
     python -m benchmarks.corpus_run ...                           # crashes and conservative functions
 
 Results go to ``benchmarks/results/<part>.json`` (``--out`` elsewhere, e.g. for a trial run).  The corpus is
@@ -21,6 +23,7 @@ import datetime
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -97,10 +100,34 @@ def run_cluster(args: argparse.Namespace, corpus: Path, code: Code) -> None:
     save(args.out, "cluster", data)
 
 
+def run_lsp(args: argparse.Namespace, corpus: Path | None, code: Code) -> None:
+    """``lsp_memory.session`` with the measured code, after the same session with ``--baseline``'s."""
+    from . import lsp_memory  # imports the test suite's LSP client, which no other part needs
+
+    path = Path(args.lsp_file) if args.lsp_file else lsp_memory.zod_types(corpus) if corpus else None
+    if path is None:
+        raise SystemExit(f"no {lsp_memory.ZOD_TYPES} in the corpus: give a file with --lsp-file")
+    text = path.read_text(encoding="utf-8")
+    name = str(path.relative_to(corpus)) if corpus is not None and path.is_relative_to(corpus) else path.name
+    codes = [snapshot(ROOT, args.out / "tmp", args.baseline)] if args.baseline else []
+    codes.append(code)
+    data: dict[str, Any] = {"meta": meta(1, code), "file": {"name": name, "lines": text.count("\n"),
+                                                            "bytes": len(text.encode("utf-8"))}, "runs": {}}
+    with tempfile.TemporaryDirectory() as workdir:
+        for each in codes:
+            log(f"lsp: {args.edits} edits of {name} with boxcheck {each.label}")
+            run = lsp_memory.session(each.root, text, path.name, args.edits, Path(workdir))
+            result = lsp_memory.summary(run)
+            data["runs"][each.label] = {"summary": result, "verdicts": lsp_memory.verdicts(result), **run}
+            log(f"lsp: {each.label}: {result}")
+    save(args.out, "lsp_memory", data)
+    (args.out / "lsp_memory.md").write_text(lsp_memory.markdown(data), encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "stages", "extraction", "cluster",
-                                         "tables"))
+                                         "tables", "lsp"))
     parser.add_argument("--corpus", help="corpus folder (default: $BOXCHECK_CORPUS, .corpus/, ../corpus)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--lists", nargs="+", choices=tuple(throughput.LISTS), default=list(throughput.LISTS))
@@ -113,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-size", type=int, default=scaling.SIZES[-1], help="largest scaling input, bytes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder (default benchmarks/results)")
     parser.add_argument("--write", action="store_true", help="tables: write them into docs/performance.md")
+    parser.add_argument("--edits", type=int, default=2000, help="lsp: edits in the session (default 2000)")
+    parser.add_argument("--lsp-file", help="lsp: the file to edit (default: zod's src/v3/types.ts in the corpus)")
+    parser.add_argument("--baseline", metavar="REV", help="lsp: first run the same session with this commit's server")
     parser.add_argument("--revision", default="HEAD",
                         help="the commit to measure, from a snapshot (default HEAD); 'tree': the working tree")
     args = parser.parse_args(argv)
@@ -123,14 +153,14 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(report.tables(args.out))
         return 0
     corpus = find_corpus(args.corpus)
-    if corpus is None:
+    if corpus is None and not (args.part == "lsp" and args.lsp_file):
         print("no corpus found: run ../shared/corpus/fetch.sh ../corpus (or set BOXCHECK_CORPUS)", file=sys.stderr)
         return 2
     code = snapshot(ROOT, args.out / "tmp", None if args.revision == "tree" else args.revision)
     log(f"measuring boxcheck {code.label} from {code.root}")
     parts = ("stages", "extraction", "throughput", "scaling", "cache") if args.part == "all" else (args.part,)
     runners = {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache, "stages": run_stages,
-               "extraction": run_extraction, "cluster": run_cluster}
+               "extraction": run_extraction, "cluster": run_cluster, "lsp": run_lsp}
     for part in parts:
         runners[part](args, corpus, code)
     if args.part == "all" and args.out == RESULTS:

@@ -61,8 +61,8 @@ LOG_LINE = re.compile(r"analyzed \S+ v(\d+): parse ([\d.]+) ms \((incremental|fu
                       r"cpu ([\d.]+) ms")
 
 
-def five_thousand_lines() -> str:
-    """The examples, repeated with renamed functions while they fit in 5,000 lines, then comment lines up to 5,000.
+def examples_text(size: int = LINES) -> str:
+    """``size`` lines: the examples, repeated with renamed functions while they fit, then comment lines.
 
     The text parses: a file cut in the middle of a function would be a half-typed file all the time.
     """
@@ -72,12 +72,12 @@ def five_thousand_lines() -> str:
     copy = 0
     while True:
         chunk = parts[copy % len(parts)].replace("export function ", f"function c{copy}_")
-        if lines + chunk.count("\n") > LINES - 1:
+        if lines + chunk.count("\n") > size - 1:
             break
         chunks.append(chunk)
         lines += chunk.count("\n")
         copy += 1
-    return "".join(chunks) + "// end\n" * (LINES - lines)
+    return "".join(chunks) + "// end\n" * (size - lines)
 
 
 def summary(samples: list[float]) -> dict[str, float]:
@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "lsp_latency"),
                         help="output path without suffix (writes .json and .md)")
     args = parser.parse_args(argv)
-    text = five_thousand_lines()
+    text = examples_text()
     source = SourceFile("five_thousand.ts", text)
     tree = parse(source.data, source.path)
     findings = len(Analyzer(OPTIMAL).parsed(ParsedFile(source, tree, syntax_problems(tree))).diagnostics)

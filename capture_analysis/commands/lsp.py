@@ -7,7 +7,6 @@ command says how to install them instead of failing with a traceback.
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import sys
 from collections.abc import Sequence
@@ -31,23 +30,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def tune_garbage_collection() -> None:
-    """Fewer, cheaper collections for a long-lived process that re-analyzes on every keystroke.
-
-    Each analysis allocates a scope model and a value-flow graph full of reference cycles; with the
-    default thresholds the collector runs often and rescans the large, never-freed heap of pygls and
-    lsprotocol.  Freezing what exists after start-up and collecting the young generation less often
-    cut the analysis thread's CPU on a 5,000-line file by about 40% for about 35 MB more memory
-    (benchmarks/lsp_latency.py).
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     try:
+        from ..lsp import memory
         from ..lsp.server import build
     except ImportError as error:
         print(f"boxcheck lsp: the language server needs pygls and lsprotocol ({error}); install them with "
@@ -60,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # pygls logs every message body at INFO: only ``debug`` asks for that.
         logging.getLogger("pygls").setLevel(max(logging.WARNING, logging.getLogger().level))
     server = build()
-    tune_garbage_collection()
+    memory.tune()
     server.start_io()
     # LSP: exit code 0 only after a ``shutdown`` request (an ``exit`` without one, or a client that
     # went away, is 1).

@@ -18,8 +18,6 @@ from ..parsing import SOURCE_SUFFIXES
 from ..source import PositionEncoding, SourceFile
 from .edit_map import EditMap
 
-#: bytes handed to tree-sitter per call while it parses (``Snapshot.read``).
-PARSE_PIECE = 1 << 16
 #: languageId -> a suffix that selects the grammar when the URI has no source suffix (``untitled:``).
 LANGUAGE_SUFFIXES = {"typescript": ".ts", "typescriptreact": ".tsx", "javascript": ".js", "javascriptreact": ".jsx"}
 
@@ -55,16 +53,6 @@ class Snapshot:
     edits: tuple[TextEdit, ...]
     #: the whole text was replaced: parse from scratch.
     reset: bool
-
-    def read(self, offset: int, point: tuple[int, int]) -> bytes:
-        """The text for ``Parser.parse``, a piece at a time.
-
-        tree-sitter holds the GIL while it parses a byte string: a full parse of a 9 MB file kept the
-        server from answering anything for a second.  Handed the text in pieces, it returns to Python
-        between them, and the event loop gets its turn (the longest pause went from 1.1 s to 0.09 s
-        with 64 KB pieces, for the same parse time).
-        """
-        return self.source.data[offset:offset + PARSE_PIECE]
 
 
 def file_path(uri: str) -> str | None:

@@ -28,6 +28,7 @@ from .documents import Snapshot
 from .hover import BindingIndex
 from .settings import Settings
 from .suppress import suppression_fixes
+from .tree_text import TreeText
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +90,8 @@ class TreeKeeper:
     def __init__(self) -> None:
         self.trees: dict[str, ParsedFile] = {}
         self.parsers = {tsx: new_parser(tsx) for tsx in (False, True)}
+        #: the buffer of every parse's pieces (``TreeText``).
+        self.piece = bytearray()
 
     def forget(self, uri: str) -> None:
         self.trees.pop(uri, None)
@@ -113,10 +116,11 @@ class TreeKeeper:
                               edit.start_point, edit.old_end_point, edit.new_end_point)
         parser = self.parsers[uses_tsx(snapshot.source.path)]
         self.trees.pop(snapshot.uri, None)  # a failure below must not leave a half-edited tree behind
-        tree = parser.parse(snapshot.read, old.tree) if old is not None else parser.parse(snapshot.read)
+        text = TreeText(snapshot.source.data, self.piece)
+        tree = text.parse(parser, old.tree if old is not None else None)
         if old is not None and tree.root_node.has_error:
             old = None
-            tree = parser.parse(snapshot.read)
+            tree = text.parse(parser)
         parsed = repaired(parser, snapshot.source, tree)
         self.trees[snapshot.uri] = parsed
         return parsed, old is not None

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+from . import memory
 from .documents import Document
 from .edit_map import EditMap
 from .incremental import RevisionAnalyzed, RevisionOutcome, RevisionSkipped, RevisionStale, TreeKeeper
@@ -64,6 +65,7 @@ class Scheduler:
 
     def close(self, uri: str) -> None:
         self.forget(uri)
+        memory.collect()
 
     def refresh(self) -> None:
         """Analyze every open document again (the settings changed)."""
@@ -120,6 +122,18 @@ class Scheduler:
 
     def finished(self, document: Document, settings: Settings, edits: EditMap,
                  future: asyncio.Future[RevisionOutcome]) -> None:
+        """Publish the job's outcome, or drop it; then collect, unless the job stopped short of analyzing.
+
+        Whatever a job that ran to the end made, an analysis or a failure, either replaced the document's
+        previous analysis or was dropped: one dead analysis, which the collection frees now, before another
+        joins it (``memory``).
+        """
+        self.settle(document, settings, edits, future)
+        if not future.cancelled() and not isinstance(future.result(), RevisionStale):
+            memory.collect()
+
+    def settle(self, document: Document, settings: Settings, edits: EditMap,
+               future: asyncio.Future[RevisionOutcome]) -> None:
         if future.cancelled() or self.documents.get(document.uri) is not document:
             document.untrack(edits)
             return

@@ -10,6 +10,7 @@ and only about text that those edits did not touch.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from functools import partial
 from typing import Any
@@ -63,6 +64,25 @@ class BoxcheckProtocol(LanguageServerProtocol):
             if isinstance(data, dict) and "method" in data and isinstance(data.get("id"), (int, str)):
                 self._send_response(data["id"], None, error.to_response_error())
             raise
+
+    def _check_handler_result(self, future: Any) -> None:
+        """Once a notification is handled, forget the futures of the handlers that are done.
+
+        pygls (2.0 to 2.1.1) files the future of a notification's handler in ``_request_futures``, under an id
+        made up for it, whenever the handler is a generator (its own ``didOpen``, ``didChange``, ``didSave``
+        and ``didClose`` are) or a coroutine, and never takes it out: a future, with its lock and condition,
+        kept for every keystroke.  A request's future is taken out when its response is sent, so a finished
+        one left there belongs to nobody.  Not at once: pygls may be iterating over them (``shutdown``
+        cancels them one by one, and a cancelled notification's future comes here).
+        """
+        super()._check_handler_result(future)
+        with contextlib.suppress(RuntimeError):    # no loop: a handler on a thread of its own; the next one will do
+            asyncio.get_running_loop().call_soon(self.forget_finished_handlers)
+
+    def forget_finished_handlers(self) -> None:
+        for msg_id, each in list(self._request_futures.items()):
+            if each.done():
+                self._request_futures.pop(msg_id, None)
 
 
 class BoxcheckServer(LanguageServer):

@@ -37,12 +37,13 @@ class ServerError(AssertionError):
 
 class LspClient:
     def __init__(self, *, cwd: Path | None = None, configuration: Any = None, args: tuple[str, ...] = (),
-                 code: Path = ROOT):
-        """``code``: the directory whose ``capture_analysis`` runs as the server (a benchmark's baseline)."""
+                 code: Path = ROOT, process: Any = None):
+        """``code``: the directory whose ``capture_analysis`` runs as the server (a benchmark's baseline);
+        ``process``: a server already running, with a ``Popen``'s pipes and methods (``lsp/local.ServerThread``)."""
         #: what this client answers to ``workspace/configuration`` (the ``boxcheck`` section).
         self.configuration = configuration
         env = {**os.environ, "PYTHONPATH": str(code) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        self.process = subprocess.Popen(
+        self.process = process if process is not None else subprocess.Popen(
             [sys.executable, "-m", "capture_analysis", "lsp", *args], cwd=cwd or ROOT, env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.ids = itertools.count(1)
@@ -164,6 +165,12 @@ class LspClient:
                     if predicate(message):
                         return message
                 self._wait(deadline, what)
+
+    def forget_notifications(self) -> None:
+        """Drop the notifications read so far: a session of thousands of edits would otherwise keep them all."""
+        with self.lock:
+            self.notifications.clear()
+            self.notified_at.clear()
 
     def mark(self) -> int:
         """The index of the next notification, for ``wait_for(after=...)``."""
