@@ -80,20 +80,19 @@ def compiler_problem() -> str | None:
 
     compiler = ccompiler.new_compiler()
     distutils_sysconfig.customize_compiler(compiler)
+    command = getattr(compiler, "compiler_so", None)
+    if command and shutil.which(command[0]) is None:
+        return f"no C compiler: `{command[0]}` is not installed (Debian, Ubuntu: apt-get install gcc)"
     include = sysconfig.get_paths()["include"]
     if not Path(include, "Python.h").is_file():
         return f"no Python headers: {include}/Python.h is missing (Debian, Ubuntu: apt-get install python3-dev)"
-    command = getattr(compiler, "compiler_so", None)
     if not command:  # MSVC: no command line to run, only its own way to compile
         return None
     with tempfile.TemporaryDirectory() as folder:
         probe = Path(folder, "probe.c")
         probe.write_text("#include <Python.h>\nint probe(void) { return Py_IsInitialized(); }\n", encoding="utf-8")
-        try:
-            done = subprocess.run([*command, f"-I{include}", "-c", str(probe), "-o", str(probe.with_suffix(".o"))],
-                                  capture_output=True, text=True, timeout=120)
-        except OSError:
-            return f"no C compiler: `{command[0]}` cannot be run (Debian, Ubuntu: apt-get install gcc)"
+        done = subprocess.run([*command, f"-I{include}", "-c", str(probe), "-o", str(probe.with_suffix(".o"))],
+                              capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         said = (done.stderr or done.stdout).strip().splitlines()
         return f"the C compiler `{command[0]}` failed: {said[0] if said else f'exit code {done.returncode}'}"
