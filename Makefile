@@ -8,7 +8,7 @@
 # The install compiles the analysis core with mypyc (setup.py) where a C compiler and the Python headers are, in
 # place: the extension modules sit beside their sources. A compiled module hides later edits of its source, so a
 # change to any source builds it again (minutes); to develop, install pure Python instead: `make test PURE=1` (or
-# BOXCHECK_PURE=1 in the environment), which also removes the extension modules a compiled install left.
+# BOXCHECK_PURE=1 in the environment); setup.py removes the extension modules a compiled install left.
 PYTHON ?= python3
 VENV ?= .venv
 VENV_PYTHON = $(VENV)/bin/python
@@ -19,10 +19,8 @@ BUILD = $(if $(PURE),pure,compiled)
 INSTALLED = $(VENV)/.installed-$(BUILD)
 #: what a compiled install is built from: every source, since each may be compiled (setup.py's COMPILED).
 SOURCES = $(wildcard capture_analysis/*.py capture_analysis/*/*.py)
-#: the extension modules of a compiled install, which a pure one removes: they would hide the sources.
-EXTENSIONS = $(wildcard capture_analysis/*.so capture_analysis/*/*.so capture_analysis_compiled__mypyc.*)
-NOT_COMPILED = boxcheck: installed as pure Python, which runs about twice as slow: no C compiler or no Python headers \
-	to compile its core (Debian, Ubuntu: sudo apt-get install gcc python3-dev; then make compiled)
+NOT_COMPILED = boxcheck: installed as pure Python, which takes about a third more time: no C compiler or no Python \
+	headers to compile its core (Debian, Ubuntu: sudo apt-get install gcc python3-dev; then make compiled)
 
 .PHONY: install compiled demo test lint examples rules architecture golden graphs fuzz bench
 
@@ -44,7 +42,6 @@ $(VENV_PYTHON):
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
 $(INSTALLED): pyproject.toml $(wildcard setup.py) $(if $(PURE),,$(SOURCES)) | $(VENV_PYTHON)
-	$(if $(PURE),$(if $(EXTENSIONS),rm -f $(EXTENSIONS)))
 	$(if $(PURE),BOXCHECK_PURE=1 )$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp,cluster]"
 	rm -f $(VENV)/.installed-*
 	touch $@

@@ -212,6 +212,26 @@ def test_boxcheck_pure_asks_for_the_pure_python_build(monkeypatch):
     assert setup.build_problem() != "BOXCHECK_PURE is set"
 
 
+def test_a_pure_build_in_place_removes_the_extension_modules_a_compiled_one_left(monkeypatch, tmp_path, capsys):
+    """They would hide the sources, and import a shared module that the editable install no longer maps."""
+    setup = load_setup()
+    left = [tmp_path / "capture_analysis" / "model.cpython-311-x86_64-linux-gnu.so",
+            tmp_path / "capture_analysis" / "bind" / "binder.cpython-311-x86_64-linux-gnu.so",
+            tmp_path / f"{setup.GROUP}__mypyc.cpython-311-x86_64-linux-gnu.so"]
+    for path in left:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOXCHECK_PURE", "1")
+    assert setup.extensions(["dist_info"]) == [] and setup.extensions(["bdist_wheel"]) == []
+    assert all(path.exists() for path in left), "a wheel is built elsewhere: what is in place stays"
+    assert setup.extensions(["editable_wheel", "--dist-dir", "x"]) == []
+    assert not any(path.exists() for path in left)
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["boxcheck: building pure Python, without the compiled core (BOXCHECK_PURE is set); it takes "
+                    "about a third more time"] * 2
+
+
 def test_every_compiled_module_is_held_to_the_strict_typing_of_the_core():
     """mypyc compiles what mypy types; the strict settings keep implicit ``Any`` out of the compiled core, where it
     would cost speed and hide the types mypyc checks at run time."""
