@@ -113,9 +113,10 @@ def build_problem() -> str | None:
 
 
 def in_place_extensions(root: Path = Path()) -> list[Path]:
-    """The extension modules an earlier build left in the source tree under ``root``."""
-    return sorted(path for pattern in ("capture_analysis/**/*.so", "capture_analysis/**/*.pyd",
-                                       f"{GROUP}__mypyc.*")
+    """The extension modules an earlier build left in the source tree under ``root`` for this interpreter (those
+    of another Python version are no concern of its build: it never imports them)."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")  # what a build names them: ".cpython-311-x86_64-linux-gnu.so"
+    return sorted(path for pattern in (f"capture_analysis/**/*{suffix}", f"{GROUP}__mypyc{suffix}")
                   for path in root.glob(pattern))
 
 

@@ -19,6 +19,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from html.parser import HTMLParser
@@ -215,10 +216,11 @@ def test_boxcheck_pure_asks_for_the_pure_python_build(monkeypatch):
 def test_a_pure_build_in_place_removes_the_extension_modules_a_compiled_one_left(monkeypatch, tmp_path, capsys):
     """They would hide the sources, and import a shared module that the editable install no longer maps."""
     setup = load_setup()
-    left = [tmp_path / "capture_analysis" / "model.cpython-311-x86_64-linux-gnu.so",
-            tmp_path / "capture_analysis" / "bind" / "binder.cpython-311-x86_64-linux-gnu.so",
-            tmp_path / f"{setup.GROUP}__mypyc.cpython-311-x86_64-linux-gnu.so"]
-    for path in left:
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    left = [tmp_path / "capture_analysis" / f"model{suffix}",
+            tmp_path / "capture_analysis" / "bind" / f"binder{suffix}", tmp_path / f"{setup.GROUP}__mypyc{suffix}"]
+    other_python = tmp_path / "capture_analysis" / "model.cpython-399-x86_64-linux-gnu.so"
+    for path in [*left, other_python]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"")
     monkeypatch.chdir(tmp_path)
@@ -227,6 +229,7 @@ def test_a_pure_build_in_place_removes_the_extension_modules_a_compiled_one_left
     assert all(path.exists() for path in left), "a wheel is built elsewhere: what is in place stays"
     assert setup.extensions(["editable_wheel", "--dist-dir", "x"]) == []
     assert not any(path.exists() for path in left)
+    assert other_python.exists(), "another Python's build is none of this one's business"
     said = capsys.readouterr().err.splitlines()
     assert said == ["boxcheck: building pure Python, without the compiled core (BOXCHECK_PURE is set); it takes "
                     "about a third more time"] * 2
