@@ -6,8 +6,8 @@ docs/parsing.md), and ``--format json`` is described by docs/schema/boxcheck-1.j
 folder as ``capture_analysis/docs/``, beside the rules page generated there, so that what the command names is
 installed with it.  An editable install reads the checkout, where ``docs/`` is.
 
-The core (parse, bind, flow, escape, decide and the policies, retention, the model and the records) runs about a
-third faster compiled (docs/performance.md, "Compiled build"); the same sources run unchanged as pure Python,
+The core (parse, bind, flow, escape, decide and the policies, retention, the model and the records) takes about a
+quarter less time compiled (docs/performance.md, "Compiled build"); the same sources run unchanged as pure Python,
 which is what a build falls back to, with one line that says why, when this machine cannot compile them: no C
 compiler, no ``Python.h``, or no mypyc.  ``BOXCHECK_PURE=1`` (``make PURE=1``) asks for the pure-Python package on
 purpose: the one to develop with, since a module compiled in place hides later edits of its source until it is
@@ -32,8 +32,9 @@ DOCS = Path(__file__).resolve().parent / "docs"
 
 #: the modules compiled, as mypyc is given them: every module of the pipeline's core that runs per file. The
 #: commands, the reporters, the language server and the batch machinery stay interpreted: their time is spent
-#: elsewhere (I/O, JSON, pygls), and they may subclass a compiled class only where that class allows it.
-#: tests/test_packaging.py holds each of them to the strict mypy settings of pyproject.toml.
+#: elsewhere (I/O, JSON, pygls). None of them may subclass a compiled class, which mypyc forbids (``policies/``
+#: subclasses ``decide.BindingDecider``, so it is compiled too). tests/test_packaging.py holds each compiled
+#: module to the strict mypy settings of pyproject.toml.
 COMPILED = (
     "capture_analysis/source.py",
     "capture_analysis/words.py",
