@@ -2,17 +2,34 @@
 #
 # Both work in a project virtual environment, .venv/ (git-ignored), made by $(PYTHON): a distribution's own Python
 # refuses `pip install` outside one (PEP 668, Debian 12, Ubuntu 24.04). It is made once, and boxcheck is installed
-# into it (editable) again only when pyproject.toml changes, so running either command twice installs nothing.
+# into it (editable) again only when what it is built from changes, so running either command twice installs
+# nothing.
+#
+# The install compiles the analysis core with mypyc (setup.py) where a C compiler and the Python headers are, in
+# place: the extension modules sit beside their sources. A compiled module hides later edits of its source, so a
+# change to any source builds it again (minutes); to develop, install pure Python instead: `make test PURE=1` (or
+# BOXCHECK_PURE=1 in the environment); setup.py removes the extension modules a compiled install left.
 PYTHON ?= python3
 VENV ?= .venv
 VENV_PYTHON = $(VENV)/bin/python
 BOXCHECK = $(VENV_PYTHON) -m capture_analysis
-#: touched after a successful install; older than pyproject.toml means "install again".
-INSTALLED = $(VENV)/.installed
+PURE ?= $(filter-out 0,$(BOXCHECK_PURE))
+BUILD = $(if $(PURE),pure,compiled)
+#: touched after a successful install of this kind; older than what it is built from means "install again".
+INSTALLED = $(VENV)/.installed-$(BUILD)
+#: what a compiled install is built from: every source, since each may be compiled (setup.py's COMPILED).
+SOURCES = $(wildcard capture_analysis/*.py capture_analysis/*/*.py)
+NOT_COMPILED = boxcheck: installed as pure Python, which takes about a third more time: no C compiler or no Python \
+	headers to compile its core (Debian, Ubuntu: sudo apt-get install gcc python3-dev; then make compiled)
 
-.PHONY: install demo test lint examples rules architecture golden graphs fuzz bench
+.PHONY: install compiled demo test lint examples rules architecture golden graphs fuzz bench
 
 install: $(INSTALLED)
+
+# The compiled core again, whatever is installed: after installing the C compiler that the first install lacked.
+compiled:
+	rm -f $(VENV)/.installed-*
+	$(MAKE) -f $(firstword $(MAKEFILE_LIST)) install PURE= BOXCHECK_PURE=
 
 # Debian and Ubuntu ship `venv`'s ensurepip in a package of its own (python3-venv); without it `python3 -m venv`
 # leaves a .venv/ without pip behind. So ask first, and stop with one line that says what to do.
@@ -24,9 +41,11 @@ $(VENV_PYTHON):
 	$(if $(shell $(PYTHON) -c 'import ensurepip, venv' 2>/dev/null && echo yes),,$(error $(NO_VENV)))
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 
-$(INSTALLED): pyproject.toml | $(VENV_PYTHON)
-	$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp,cluster]"
+$(INSTALLED): pyproject.toml $(wildcard setup.py) $(if $(PURE),,$(SOURCES)) | $(VENV_PYTHON)
+	$(if $(PURE),BOXCHECK_PURE=1 )$(VENV_PYTHON) -m pip install --quiet --disable-pip-version-check -e ".[test,lsp,cluster]"
+	rm -f $(VENV)/.installed-*
 	touch $@
+	$(if $(PURE),,@$(BOXCHECK) --version | grep -q compiled || echo "$(NOT_COMPILED)" >&2)
 
 # Runs boxcheck on the bundled examples. Exit 1 only means "findings were reported".
 demo: install

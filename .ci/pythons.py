@@ -88,8 +88,11 @@ def environment(minor: tuple[int, int], python: Path) -> Path:
         made_by.write_text(str(python))
     installed = venv / ".installed"
     if not installed.is_file() or installed.stat().st_mtime < (ROOT / "pyproject.toml").stat().st_mtime:
+        # pure Python (setup.py), which would take minutes to compile for each; but not for the interpreter that
+        # made .venv/: its pure install in place would remove the compiled build `make` made for it
+        pure = {} if python == SYSTEM_PYTHON else {"BOXCHECK_PURE": "1"}
         subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                        "-e", ".[test]"], cwd=ROOT, check=True)
+                        "-e", ".[test]"], cwd=ROOT, check=True, env={**os.environ, **pure})
         installed.touch()
     return venv / "bin" / "python"
 

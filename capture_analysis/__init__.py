@@ -10,3 +10,16 @@ from that analysis.  docs/architecture.md says where each concept lives.
 """
 
 __version__ = "0.1.0"
+
+
+def compiled() -> bool:
+    """Whether the analysis core runs compiled (setup.py): its modules are then extension modules.
+
+    ``boxcheck --version`` says which build runs, for bug reports and benchmarks: the two give the same output,
+    at different speeds.
+    """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from . import model
+
+    return model.__file__.endswith(tuple(EXTENSION_SUFFIXES))

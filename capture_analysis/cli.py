@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from . import __version__
+from . import __version__, compiled
 from . import config as configuration
 from .batch import adoption, cluster, fix_run, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
@@ -148,7 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     report_options.add_options(parser)
     adoption.add_options(parser)
     fix_run.add_options(parser)
-    parser.add_argument("--version", action="version", version=f"boxcheck {__version__}")
+    parser.add_argument("--version", action="version",
+                        version=f"boxcheck {__version__} ({'compiled' if compiled() else 'pure Python'})")
     return parser
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import enum
 from dataclasses import dataclass, field
+from typing import Final
 
 
 class ScopeKind(enum.Enum):
@@ -133,12 +134,24 @@ class UseKind(enum.Enum):
     FLOW = "flow"
 
 
-@dataclass(frozen=True, slots=True)
 class Use:
-    kind: UseKind
-    why: str = ""
-    #: a ``Binding`` (declaration) or a write ``Reference`` (assignment) for FLOW.
-    target: object = None
+    """What the expression around a value does with it; compared by value, as a frozen record."""
+
+    __slots__ = ("kind", "target", "why")
+
+    def __init__(self, kind: UseKind, why: str = "", target: Binding | Reference | None = None) -> None:
+        self.kind: Final = kind
+        self.why: Final = why
+        #: a ``Binding`` (declaration) or a write ``Reference`` (assignment) for FLOW.
+        self.target: Final = target
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Use):
+            return NotImplemented
+        return self.kind is other.kind and self.why == other.why and self.target is other.target
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.why, self.target))
 
 
 SAFE_USE = Use(UseKind.SAFE)
@@ -146,8 +159,12 @@ CALLEE_USE = Use(UseKind.CALLEE)
 #: called as the operand of ``await``: an async function's call is over when the ``await`` is.
 AWAITED_CALLEE_USE = Use(UseKind.CALLEE, "awaited")
 
+# The records of the model are plain classes with ``__slots__`` rather than dataclasses: the binder makes
+# hundreds of thousands of them per run, and compiled (setup.py) a plain class is a native struct whose
+# ``__init__`` is compiled too, where a dataclass's generated ``__init__`` stays interpreted.  Each compares
+# by identity (two scopes with equal fields are still two scopes), as the dataclasses did with ``eq=False``.
 
-@dataclass(slots=True, eq=False)
+
 class Loop:
     """A loop statement inside one function.
 
@@ -157,16 +174,20 @@ class Loop:
     iterated expression.
     """
 
-    start: int
-    end: int
-    repeated: tuple[tuple[int, int], ...]
-    line_node_start: int
-    #: for ``for (;;)`` loops: the span of the update clause, which runs on the next
-    #: iteration's fresh copy of the per-iteration head bindings.
-    update: tuple[int, int] | None = None
-    #: a ``for (let ...; ...)`` head: each iteration's copy starts with the previous one's values, so what a
-    #: head binding holds (a closure of this iteration) reaches the next one.
-    copies_head: bool = False
+    __slots__ = ("copies_head", "end", "line_node_start", "repeated", "start", "update")
+
+    def __init__(self, start: int, end: int, repeated: tuple[tuple[int, int], ...], line_node_start: int,
+                 update: tuple[int, int] | None = None, copies_head: bool = False) -> None:
+        self.start = start
+        self.end = end
+        self.repeated = repeated
+        self.line_node_start = line_node_start
+        #: for ``for (;;)`` loops: the span of the update clause, which runs on the next
+        #: iteration's fresh copy of the per-iteration head bindings.
+        self.update = update
+        #: a ``for (let ...; ...)`` head: each iteration's copy starts with the previous one's values, so what a
+        #: head binding holds (a closure of this iteration) reaches the next one.
+        self.copies_head = copies_head
 
     def repeats(self, offset: int) -> bool:
         return any(s <= offset < e for s, e in self.repeated)
@@ -175,63 +196,77 @@ class Loop:
         return self.update is not None and self.update[0] <= offset < self.update[1]
 
 
-@dataclass(slots=True, eq=False)
 class Scope:
-    kind: ScopeKind
-    start: int
-    end: int
-    parent: Scope | None = field(repr=False)
-    closure: Closure = field(repr=False)
-    #: the loop this scope belongs to, one instance per iteration.
-    loop: Loop | None = field(default=None, repr=False)
-    declarations: dict[str, Binding] = field(default_factory=dict, repr=False)
-    pending: list[Reference] = field(default_factory=list, repr=False)
-    has_direct_eval: bool = False
-    #: for a function scope: the span of its parameter list. Parameter defaults see the
-    #: parameters and the outer scopes, never the body's own declarations.
-    parameters: tuple[int, int] | None = None
-    #: for a ``switch`` body: where each clause ends, in order. Control enters the body at any
-    #: clause, so a declaration in one clause may be skipped by a run that starts at a later one.
-    case_ends: tuple[int, ...] | None = None
-    #: for a class scope: the class or one of its elements has a decorator, which may run an element
-    #: before the class's own name is bound (decide.py, exception (c)).
-    decorated: bool = False
-    #: for a function scope: the function declarations in its blocks (``block_functions``).
-    block_functions: list[BlockFunction] | None = field(default=None, repr=False)
-    #: for a function scope: its parameters hold an expression (a default, a computed key), so its body's
-    #: ``var``\ s and functions live in an environment of their own: ``function f(a, g = () => a) { var a }``
-    #: has two ``a`` bindings, the parameter that ``g`` sees and the body's, which starts as its copy.
-    parameter_expressions: bool = False
-    #: the parameters a body ``var`` or function of the same name hides, by name (``parameter_expressions``).
-    shadowed: dict[str, Binding] | None = field(default=None, repr=False)
-    #: for an enum's body: its members' names, which its initializers' bare names refer to (no binding).
-    members: frozenset[str] | None = field(default=None, repr=False)
+    __slots__ = ("block_functions", "case_ends", "closure", "declarations", "decorated", "end", "has_direct_eval",
+                 "instance_loop", "kind", "loop", "members", "parameter_expressions", "parameters", "parent",
+                 "pending", "shadowed", "start")
 
-    #: the innermost loop whose iterations each make a fresh instance of this scope: the loop it is the body
-    #: or head of, or any loop of its function that runs it again, whatever statements nest it there
-    #: (``for (...) if (c) { let x }``).  None: one instance per activation.
-    instance_loop: Loop | None = field(default=None, repr=False)
+    def __init__(self, kind: ScopeKind, start: int, end: int, parent: Scope | None, closure: Closure,
+                 loop: Loop | None = None) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.parent = parent
+        self.closure = closure
+        #: the loop this scope belongs to, one instance per iteration.
+        self.loop = loop
+        self.declarations: dict[str, Binding] = {}
+        self.pending: list[Reference] = []
+        self.has_direct_eval = False
+        #: for a function scope: the span of its parameter list. Parameter defaults see the
+        #: parameters and the outer scopes, never the body's own declarations.
+        self.parameters: tuple[int, int] | None = None
+        #: for a ``switch`` body: where each clause ends, in order. Control enters the body at any
+        #: clause, so a declaration in one clause may be skipped by a run that starts at a later one.
+        self.case_ends: tuple[int, ...] | None = None
+        #: for a class scope: the class or one of its elements has a decorator, which may run an element
+        #: before the class's own name is bound (decide.py, exception (c)).
+        self.decorated = False
+        #: for a function scope: the function declarations in its blocks (``block_functions``).
+        self.block_functions: list[BlockFunction] | None = None
+        #: for a function scope: its parameters hold an expression (a default, a computed key), so its body's
+        #: ``var``\ s and functions live in an environment of their own: ``function f(a, g = () => a) { var a }``
+        #: has two ``a`` bindings, the parameter that ``g`` sees and the body's, which starts as its copy.
+        self.parameter_expressions = False
+        #: the parameters a body ``var`` or function of the same name hides, by name (``parameter_expressions``).
+        self.shadowed: dict[str, Binding] | None = None
+        #: for an enum's body: its members' names, which its initializers' bare names refer to (no binding).
+        self.members: frozenset[str] | None = None
+        #: the innermost loop whose iterations each make a fresh instance of this scope: the loop it is the body
+        #: or head of, or any loop of its function that runs it again, whatever statements nest it there
+        #: (``for (...) if (c) { let x }``).  None: one instance per activation.
+        self.instance_loop: Loop | None = None
+
+    def __repr__(self) -> str:
+        return f"Scope({self.kind}, {self.start}, {self.end})"
 
 
-@dataclass(slots=True, eq=False)
 class Binding:
-    name: str
-    kind: BindingKind
-    scope: Scope = field(repr=False)
-    start: int
-    end: int
-    #: offset at which the binding holds its first value (see decide.py).
-    init_offset: int
-    #: the closure literal that is this binding's initializer, if any.
-    init_closure: Closure | None = field(default=None, repr=False)
-    references: list[Reference] = field(default_factory=list, repr=False)
-    #: set for ``for (let ...)`` / ``for (const ... of)`` head bindings.
-    per_iteration_of: Loop | None = field(default=None, repr=False)
-    #: declared by an ``export`` declaration: its value leaves the module.
-    exported: bool = False
-    #: for a name of a destructuring pattern, the span of the value it is taken from: that value runs before
-    #: any name of the pattern is bound, so a closure created there captures it early (``const {a} = f(() => a)``).
-    source: tuple[int, int] | None = None
+    __slots__ = ("end", "exported", "init_closure", "init_offset", "kind", "name", "per_iteration_of",
+                 "references", "scope", "source", "start")
+
+    def __init__(self, name: str, kind: BindingKind, scope: Scope, start: int, end: int, init_offset: int,
+                 init_closure: Closure | None = None, per_iteration_of: Loop | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        self.scope = scope
+        self.start = start
+        self.end = end
+        #: offset at which the binding holds its first value (see decide.py).
+        self.init_offset = init_offset
+        #: the closure literal that is this binding's initializer, if any.
+        self.init_closure = init_closure
+        self.references: list[Reference] = []
+        #: set for ``for (let ...)`` / ``for (const ... of)`` head bindings.
+        self.per_iteration_of = per_iteration_of
+        #: declared by an ``export`` declaration: its value leaves the module.
+        self.exported = False
+        #: for a name of a destructuring pattern, the span of the value it is taken from: that value runs before
+        #: any name of the pattern is bound, so a closure created there captures it early (``const {a} = f(() => a)``).
+        self.source: tuple[int, int] | None = None
+
+    def __repr__(self) -> str:
+        return f"Binding({self.name!r}, {self.kind}, {self.start}, {self.end})"
 
     @property
     def closure(self) -> Closure:
@@ -257,66 +292,88 @@ class BlockFunction:
     statement: int
 
 
-@dataclass(slots=True, eq=False)
 class Reference:
-    name: str
-    start: int
-    end: int
-    scope: Scope = field(repr=False)
-    closure: Closure = field(repr=False)
-    is_read: bool
-    is_write: bool
-    binding: Binding | None = field(default=None, repr=False)
-    #: for writes: a ``var`` initializer or other write that is part of a declaration.
-    is_declaration_write: bool = False
-    #: for reads: what the expression around the reference does with the value.
-    use: Use = field(default=SAFE_USE, repr=False)
-    #: for writes: the offset where the write takes effect. ``x = keep(() => x)`` writes
-    #: after its right-hand side created the closure, so this is the assignment's end.
-    effect: int = 0
+    __slots__ = ("binding", "closure", "effect", "end", "is_declaration_write", "is_read", "is_write", "name",
+                 "scope", "start", "use")
+
+    def __init__(self, name: str, start: int, end: int, scope: Scope, closure: Closure, is_read: bool,
+                 is_write: bool, binding: Binding | None = None, is_declaration_write: bool = False,
+                 use: Use = SAFE_USE, effect: int = 0) -> None:
+        self.name = name
+        self.start = start
+        self.end = end
+        self.scope = scope
+        self.closure = closure
+        self.is_read = is_read
+        self.is_write = is_write
+        self.binding = binding
+        #: for writes: a ``var`` initializer or other write that is part of a declaration.
+        self.is_declaration_write = is_declaration_write
+        #: for reads: what the expression around the reference does with the value.
+        self.use = use
+        #: for writes: the offset where the write takes effect. ``x = keep(() => x)`` writes
+        #: after its right-hand side created the closure, so this is the assignment's end.
+        self.effect = effect
+
+    def __repr__(self) -> str:
+        return f"Reference({self.name!r}, {self.start}, {self.end})"
+
+    def copy(self) -> Reference:
+        """Another reference with the same fields: the same use of the name, resolved again elsewhere."""
+        return Reference(self.name, self.start, self.end, self.scope, self.closure, self.is_read, self.is_write,
+                         self.binding, self.is_declaration_write, self.use, self.effect)
 
 
-@dataclass(slots=True, eq=False)
 class Closure:
     """A function-like body: function, arrow, method, field initializer, static block, or the module."""
 
-    kind: ClosureKind
-    name: str | None
-    start: int
-    end: int
-    #: the span that names it in reports: its name token, else its head (``function``, ``(x) =>``).
-    name_start: int
-    name_end: int
-    parent: Closure | None = field(repr=False)
-    #: offset in the parent's code where the closure value is created.
-    creation_offset: int
-    scope: Scope | None = field(default=None, repr=False)
-    binding: Binding | None = field(default=None, repr=False)
-    children: list[Closure] = field(default_factory=list, repr=False)
-    loops: list[Loop] = field(default_factory=list, repr=False)
-    is_async: bool = False
-    is_generator: bool = False
-    has_syntax_error: bool = False
-    #: direct ``eval`` or ``with`` inside (the offsets, for the diagnostic).
-    dynamic_scope_sites: list[int] = field(default_factory=list)
-    #: index among all closures of the file, for stable ids.
-    index: int = 0
-    #: what the expression around the closure literal does with the new closure.
-    use: Use = field(default=SAFE_USE, repr=False)
-    #: where the closure's body begins (function declarations and ``var`` are hoisted there).
-    body_start: int = 0
-    #: for a function whose ``arguments`` object is mapped to its parameters (sloppy mode, simple
-    #: parameters): its uses of it, and the first that may write the parameters (``mapped_arguments``).
-    arguments_uses: list[Reference] = field(default_factory=list, repr=False)
-    arguments_write: Reference | None = field(default=None, repr=False)
-    #: the first use that may hand out ``arguments.callee``, the function itself (``mapped_arguments``).
-    arguments_callee: Reference | None = field(default=None, repr=False)
-    #: the first use that may read a parameter's current value out of the object (``mapped_arguments``).
-    arguments_exposes: Reference | None = field(default=None, repr=False)
-    #: its control flow, built when a binding of its own is both captured and written in it.
-    flow: FlowGraph | None = field(default=None, repr=False)
-    #: it runs at most once per program (``bind/runs_once``): what it allocates per call, it allocates once.
-    runs_once: bool = False
+    __slots__ = ("arguments_callee", "arguments_exposes", "arguments_uses", "arguments_write", "binding",
+                 "body_start", "children", "creation_offset", "dynamic_scope_sites", "end", "flow",
+                 "has_syntax_error", "index", "is_async", "is_generator", "kind", "loops", "name", "name_end",
+                 "name_start", "parent", "runs_once", "scope", "start", "use")
+
+    def __init__(self, kind: ClosureKind, name: str | None, start: int, end: int, name_start: int, name_end: int,
+                 parent: Closure | None, creation_offset: int, use: Use = SAFE_USE) -> None:
+        self.kind = kind
+        self.name = name
+        self.start = start
+        self.end = end
+        #: the span that names it in reports: its name token, else its head (``function``, ``(x) =>``).
+        self.name_start = name_start
+        self.name_end = name_end
+        self.parent = parent
+        #: offset in the parent's code where the closure value is created.
+        self.creation_offset = creation_offset
+        self.scope: Scope | None = None
+        self.binding: Binding | None = None
+        self.children: list[Closure] = []
+        self.loops: list[Loop] = []
+        self.is_async = False
+        self.is_generator = False
+        self.has_syntax_error = False
+        #: direct ``eval`` or ``with`` inside (the offsets, for the diagnostic).
+        self.dynamic_scope_sites: list[int] = []
+        #: index among all closures of the file, for stable ids.
+        self.index = 0
+        #: what the expression around the closure literal does with the new closure.
+        self.use = use
+        #: where the closure's body begins (function declarations and ``var`` are hoisted there).
+        self.body_start = 0
+        #: for a function whose ``arguments`` object is mapped to its parameters (sloppy mode, simple
+        #: parameters): its uses of it, and the first that may write the parameters (``mapped_arguments``).
+        self.arguments_uses: list[Reference] = []
+        self.arguments_write: Reference | None = None
+        #: the first use that may hand out ``arguments.callee``, the function itself (``mapped_arguments``).
+        self.arguments_callee: Reference | None = None
+        #: the first use that may read a parameter's current value out of the object (``mapped_arguments``).
+        self.arguments_exposes: Reference | None = None
+        #: its control flow, built when a binding of its own is both captured and written in it.
+        self.flow: FlowGraph | None = None
+        #: it runs at most once per program (``bind/runs_once``): what it allocates per call, it allocates once.
+        self.runs_once = False
+
+    def __repr__(self) -> str:
+        return f"Closure({self.kind}, {self.name!r}, {self.start}, {self.end})"
 
     @property
     def is_module(self) -> bool:
@@ -369,13 +426,23 @@ class FlowEdge(enum.Enum):
     JUMP = "jump"
 
 
-@dataclass(frozen=True, slots=True)
 class FlowNote:
-    """Why an edge of a ``FlowGraph`` exists, when an evidence chain should say it."""
+    """Why an edge of a ``FlowGraph`` exists, when an evidence chain should say it; compared by value."""
 
-    kind: FlowEdge
-    #: where: the loop, the ``try``, the ``finally``, the ``case``, the jump.
-    offset: int
+    __slots__ = ("kind", "offset")
+
+    def __init__(self, kind: FlowEdge, offset: int) -> None:
+        self.kind: Final = kind
+        #: where: the loop, the ``try``, the ``finally``, the ``case``, the jump.
+        self.offset: Final = offset
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FlowNote):
+            return NotImplemented
+        return self.kind is other.kind and self.offset == other.offset
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.offset))
 
 
 @dataclass(slots=True)

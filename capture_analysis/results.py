@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Final
 
 from .model import Binding, Closure, Loop, Reference, Storage
 
@@ -45,55 +46,110 @@ class StepRole(enum.Enum):
     UNUSED = "never used"
 
 
-@dataclass(frozen=True, slots=True)
+# The records made per binding and per function (``Step``, ``Decision``, ``Site``, ``FunctionReport``) are plain
+# classes with ``__slots__``, for the reason ``model`` gives: compiled, their ``__init__`` is compiled too.  They
+# compare as the dataclasses they were did: a ``Step`` by value and hashable (it was frozen), the others by value
+# and unhashable (a class that defines ``__eq__`` alone has no ``__hash__``, compiled or not).
+
+
 class Step:
     """One link of an evidence chain: what happened at which byte offset."""
 
-    offset: int
-    text: str
-    #: what the step is about (a closure or binding), for summaries.
-    subject: str = ""
-    #: required, so that a new kind of step cannot be shown with another kind's meaning.
-    role: StepRole = field(kw_only=True)
+    __slots__ = ("offset", "role", "subject", "text")
+
+    def __init__(self, offset: int, text: str, subject: str = "", *, role: StepRole) -> None:
+        self.offset: Final = offset
+        self.text: Final = text
+        #: what the step is about (a closure or binding), for summaries.
+        self.subject: Final = subject
+        #: required, so that a new kind of step cannot be shown with another kind's meaning.
+        self.role: Final = role
+
+    def _fields(self) -> tuple[object, ...]:
+        return self.offset, self.text, self.subject, self.role
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Step) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Step({self.offset}, {self.text!r}, {self.subject!r}, role={self.role})"
 
 
-@dataclass(slots=True)
 class Decision:
-    binding: Binding
-    storage: Storage
-    reason: str
-    #: closures created by the binding's activation that refer to it.
-    captured_by: list[Closure] = field(default_factory=list)
-    #: writes other than the initialization.
-    writes: list[Reference] = field(default_factory=list)
-    evidence: list[Step] = field(default_factory=list)
-    #: the closure that captures the binding before its initialization, if any.
-    early_capture: Closure | None = None
-    #: the write that happens after a closure captured the binding, if any.
-    late_write: Reference | None = None
-    #: for a parameter: the use of a sloppy-mode ``arguments`` object that may write it (``bind/mapped_arguments``).
-    arguments_write: Reference | None = None
-    #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
-    conservative: str | None = None
-    #: the closure that refers to it and may outlive its scope instance, when that is why it needs the heap.
-    escaping_holder: Closure | None = None
-    #: the allocation site (set by ``allocations``).
-    site: Site | None = field(default=None, repr=False)
+    __slots__ = ("arguments_write", "binding", "captured_by", "conservative", "early_capture", "escaping_holder",
+                 "evidence", "late_write", "reason", "site", "storage", "writes")
+
+    def __init__(self, binding: Binding, storage: Storage, reason: str, captured_by: list[Closure] | None = None,
+                 writes: list[Reference] | None = None) -> None:
+        self.binding = binding
+        self.storage = storage
+        self.reason = reason
+        #: closures created by the binding's activation that refer to it.
+        self.captured_by: list[Closure] = [] if captured_by is None else captured_by
+        #: writes other than the initialization.
+        self.writes: list[Reference] = [] if writes is None else writes
+        self.evidence: list[Step] = []
+        #: the closure that captures the binding before its initialization, if any.
+        self.early_capture: Closure | None = None
+        #: the write that happens after a closure captured the binding, if any.
+        self.late_write: Reference | None = None
+        #: for a parameter: the use of a sloppy-mode ``arguments`` object that may write it
+        #: (``bind/mapped_arguments``).
+        self.arguments_write: Reference | None = None
+        #: why the decision is conservative (``eval``, ``with``, syntax error), if it is.
+        self.conservative: str | None = None
+        #: the closure that refers to it and may outlive its scope instance, when that is why it needs the heap.
+        self.escaping_holder: Closure | None = None
+        #: the allocation site (set by ``allocations``).
+        self.site: Site | None = None
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.binding, self.storage, self.reason, self.captured_by, self.writes, self.evidence,
+                self.early_capture, self.late_write, self.arguments_write, self.conservative, self.escaping_holder,
+                self.site)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decision) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return f"Decision({self.binding!r}, {self.storage}, {self.reason!r})"
 
 
-@dataclass(slots=True)
 class Site:
     """One heap object a scope instance allocates: a box, or a context shared by its bindings."""
 
-    id: str
-    kind: Storage
-    per_iteration: bool
-    decisions: list[Decision] = field(repr=False)
-    closure: Closure
-    loop: Loop | None
-    offset: int
-    #: made by a function that runs at most once per program (``bind/runs_once``), outside its loops.
-    once: bool = False
+    __slots__ = ("closure", "decisions", "id", "kind", "loop", "offset", "once", "per_iteration")
+
+    def __init__(self, id: str, kind: Storage, per_iteration: bool, decisions: list[Decision], closure: Closure,
+                 loop: Loop | None, offset: int, once: bool = False) -> None:
+        self.id = id
+        self.kind = kind
+        self.per_iteration = per_iteration
+        self.decisions = decisions
+        self.closure = closure
+        self.loop = loop
+        self.offset = offset
+        #: made by a function that runs at most once per program (``bind/runs_once``), outside its loops.
+        self.once = once
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.id, self.kind, self.per_iteration, self.decisions, self.closure, self.loop, self.offset,
+                self.once)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Site) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}({self.id!r}, {self.kind})"
 
     @property
     def multiplicity(self) -> str:
@@ -102,7 +158,6 @@ class Site:
         return "once" if self.once else "per-call"
 
 
-@dataclass(slots=True)
 class PolicySite(Site):
     """A site of the ``legacy`` or ``v8`` policy, which count allocations the way an engine or a compiler makes
     them: per execution of a declaration or per entry into a scope, so a site may depend on a branch taken::
@@ -115,8 +170,16 @@ class PolicySite(Site):
         }
     """
 
-    #: offset of the branch (``if``/``else`` arm, ``switch`` case, ``catch`` clause) it depends on.
-    branch: int | None = None
+    __slots__ = ("branch",)
+
+    def __init__(self, id: str, kind: Storage, per_iteration: bool, decisions: list[Decision], closure: Closure,
+                 loop: Loop | None, offset: int, once: bool = False, branch: int | None = None) -> None:
+        super().__init__(id, kind, per_iteration, decisions, closure, loop, offset, once)
+        #: offset of the branch (``if``/``else`` arm, ``switch`` case, ``catch`` clause) it depends on.
+        self.branch = branch
+
+    def _fields(self) -> tuple[object, ...]:
+        return (*super()._fields(), self.branch)
 
     @property
     def conditional(self) -> bool:
@@ -143,15 +206,29 @@ class Retention:
     warning: bool = False
 
 
-@dataclass(slots=True)
 class FunctionReport:
-    closure: Closure
-    decisions: list[Decision] = field(default_factory=list)
-    sites: list[Site] = field(default_factory=list)
-    closures_per_call: int = 0
-    closures_per_iteration: int = 0
-    #: the bindings of this function that escaping closures keep alive without using them.
-    retentions: list[Retention] = field(default_factory=list)
+    __slots__ = ("closure", "closures_per_call", "closures_per_iteration", "decisions", "retentions", "sites")
+
+    def __init__(self, closure: Closure) -> None:
+        self.closure = closure
+        self.decisions: list[Decision] = []
+        self.sites: list[Site] = []
+        self.closures_per_call = 0
+        self.closures_per_iteration = 0
+        #: the bindings of this function that escaping closures keep alive without using them.
+        self.retentions: list[Retention] = []
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.closure, self.decisions, self.sites, self.closures_per_call, self.closures_per_iteration,
+                self.retentions)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FunctionReport) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return f"FunctionReport({self.closure!r})"
 
     @property
     def per_call(self) -> int:

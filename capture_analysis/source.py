@@ -14,17 +14,35 @@ import enum
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Final
 
 BOM = "\ufeff"
 _NEWLINE = re.compile(b"\n")
 
 
-@dataclass(frozen=True, slots=True)
 class Position:
-    """1-based line, 1-based column in UTF-16 code units."""
+    """1-based line, 1-based column in UTF-16 code units.
 
-    line: int
-    column: int
+    A plain class compared by value, as a frozen record: a run makes one per reported position, and compiled
+    (setup.py) a plain class's ``__init__`` is compiled too, where a dataclass's stays interpreted.
+    """
+
+    __slots__ = ("column", "line")
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line: Final = line
+        self.column: Final = column
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self.line == other.line and self.column == other.column
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column))
+
+    def __repr__(self) -> str:
+        return f"Position(line={self.line}, column={self.column})"
 
     def lsp(self) -> dict[str, int]:
         return {"line": self.line - 1, "character": self.column - 1}

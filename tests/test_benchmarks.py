@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from benchmarks import compiled as compiled_benchmark
 from benchmarks import report, scaling
 from benchmarks.measure import measure
+
+from .conftest import ROOT
 
 
 @pytest.mark.parametrize("power", [1.0, 1.5, 2.0])
@@ -250,3 +255,21 @@ def test_one_process_and_typescript_eslint_are_compared_in_cpu_time_and_jobs_2_i
     assert ratios["speed_boxcheck_over_eslint_warm"] == round(55.0 / 30.0, 3)
     assert ratios["speed_boxcheck_over_eslint_cold"] == 2.5
     assert ratios["speed_jobs2_over_boxcheck"] == 1.5
+
+
+
+def test_the_compiled_benchmark_times_the_parse_alone_and_runs_pure_python_from_a_copy(tmp_path, capsys):
+    """``benchmarks.compiled``: its yardstick parses the listed files and times nothing else, and its pure-Python
+    runs import a copy of the package without the extension modules a compiled build left beside the sources."""
+    names = ["factories.ts", "loops.ts"]
+    listing = tmp_path / "files.txt"
+    listing.write_text("\n".join(names) + "\n")
+    assert compiled_benchmark.parse_alone(["--root", str(ROOT / "examples"), "--list", str(listing)]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["files"] == 2 and parsed["bytes"] == sum((ROOT / "examples" / n).stat().st_size for n in names)
+    assert parsed["parse_cpu_seconds"] > 0
+    pure = compiled_benchmark.pure_copy(tmp_path)
+    assert not [path for path in pure.rglob("*") if path.suffix in (".so", ".pyd")]
+    which = subprocess.run([sys.executable, "-c", "import capture_analysis as c; print(c.compiled(), c.__file__)"],
+                           cwd=pure, capture_output=True, text=True, check=True)
+    assert which.stdout.split() == ["False", str(pure / "capture_analysis" / "__init__.py")]

@@ -11,8 +11,11 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from capture_analysis.analyze import Analyzer, FileAnalysis, bind_source
-from capture_analysis.parsing import parse_source, repair
+import tree_sitter
+
+from capture_analysis import analyze
+from capture_analysis.analyze import Analyzer, Bound, FileAnalysis, bind_source
+from capture_analysis.parsing import ParsedFile, parse_source
 from capture_analysis.policies import POLICIES
 from capture_analysis.report.file_record import file_record
 from capture_analysis.source import SourceFile
@@ -37,19 +40,25 @@ def test_analyses_interleaved_on_threads_give_each_file_its_own_answers(monkeypa
     """Each thread stops after its parse until the other has parsed too, so that both trees exist at once and
     the policies of each file run while the other file's tree is the newest; then they race freely.  No
     analysis parses its file twice (a tree kept in shared state, replaced by the other thread's, would have to
-    be parsed again)."""
+    be parsed again): every parse makes a parser, and the parsers made are counted where the compiled core
+    (setup.py) looks them up too, in ``tree_sitter``."""
     expected = {(path, policy): alone(path, policy) for path in FILES for policy in POLICIES}
     both_parsed = threading.Barrier(len(FILES))
-    real = repair.repaired
+    real_bind, real_parser = analyze.bind_parsed, tree_sitter.Parser
     parses: list[str] = []
+    parsers: list[tree_sitter.Language] = []
 
-    def parse_then_wait(using, source, tree):
-        parses.append(source.path)
-        parsed = real(using, source, tree)
+    def wait_then_bind(file: ParsedFile) -> Bound:
+        parses.append(file.path)
         both_parsed.wait(timeout=30)
-        return parsed
+        return real_bind(file)
 
-    monkeypatch.setattr(repair, "repaired", parse_then_wait)
+    def counted_parser(language: tree_sitter.Language) -> tree_sitter.Parser:
+        parsers.append(language)
+        return real_parser(language)
+
+    monkeypatch.setattr(analyze, "bind_parsed", wait_then_bind)
+    monkeypatch.setattr(tree_sitter, "Parser", counted_parser)
     got: dict[tuple[Path, str], list[object]] = {key: [] for key in expected}
     errors: list[BaseException] = []
 
@@ -70,6 +79,7 @@ def test_analyses_interleaved_on_threads_give_each_file_its_own_answers(monkeypa
     for key, records in got.items():
         assert len(records) == ROUNDS and all(record == expected[key] for record in records), key
     assert sorted(parses) == sorted(str(path) for path in FILES for _ in range(ROUNDS * len(POLICIES)))
+    assert len(parsers) == len(parses)
 
 
 def test_every_phase_asks_the_tree_it_was_given():

@@ -11,22 +11,32 @@ can only come from the wheel (the test checks that it does).
 
 from __future__ import annotations
 
+import fnmatch
+import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 import zipfile
 from html.parser import HTMLParser
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 import pytest
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+from capture_analysis import compiled
 from capture_analysis.rules import RULES
 
 from .conftest import ROOT
@@ -78,7 +88,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tree.mkdir()
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(ROOT / name, tree / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd"))
         else:
             shutil.copy2(ROOT / name, tree / name)
     build_sdist = "import sys; from setuptools import build_meta; print(build_meta.build_sdist(sys.argv[1]))"
@@ -86,10 +97,15 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
                           capture_output=True, text=True, timeout=300).stdout.split()[-1]
     shutil.unpack_archive(work / "sdist" / name, work / "unpacked")
     (source,) = (work / "unpacked").iterdir()
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(work / "dist"), str(source)],
-                   check=True, capture_output=True, timeout=300)
+    # no C compiler: the build falls back to pure Python (compiling the core would take minutes), and says so
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "--no-build-isolation",
+                           "--disable-pip-version-check", "-w", str(work / "dist"), str(source)],
+                          check=True, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "CC": str(work / "no-such-cc"), "BOXCHECK_PURE": ""})
+    said = [line.strip() for line in (done.stdout + done.stderr).splitlines() if line.strip().startswith("boxcheck:")]
+    assert len(said) == 1 and "pure Python" in said[0] and "no C compiler" in said[0], said
     (built,) = (work / "dist").glob("boxcheck-*.whl")
+    assert built.name.endswith("-py3-none-any.whl")
     return built
 
 
@@ -178,3 +194,68 @@ def test_fix_runs_from_the_wheel(installed, tmp_path):
     done = boxcheck(installed, "--fix", "--diff", "a.ts", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "-  let n = 1;\n+  const n = 1;\n" in done.stdout
+
+
+def load_setup() -> ModuleType:
+    """setup.py as a module: its ``setup()`` call runs only as a script."""
+    spec = importlib.util.spec_from_file_location("boxcheck_setup", ROOT / "setup.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_boxcheck_pure_asks_for_the_pure_python_build(monkeypatch):
+    setup = load_setup()
+    monkeypatch.setenv("BOXCHECK_PURE", "1")
+    assert setup.build_problem() == "BOXCHECK_PURE is set"
+    monkeypatch.setenv("BOXCHECK_PURE", "0")
+    assert setup.build_problem() != "BOXCHECK_PURE is set"
+
+
+def test_a_pure_build_in_place_removes_the_extension_modules_a_compiled_one_left(monkeypatch, tmp_path, capsys):
+    """They would hide the sources, and import a shared module that the editable install no longer maps."""
+    setup = load_setup()
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    left = [tmp_path / "capture_analysis" / f"model{suffix}",
+            tmp_path / "capture_analysis" / "bind" / f"binder{suffix}", tmp_path / f"{setup.GROUP}__mypyc{suffix}"]
+    other_python = tmp_path / "capture_analysis" / "model.cpython-399-x86_64-linux-gnu.so"
+    for path in [*left, other_python]:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("BOXCHECK_PURE", "1")
+    assert setup.extensions(["dist_info"]) == [] and setup.extensions(["bdist_wheel"]) == []
+    assert all(path.exists() for path in left), "a wheel is built elsewhere: what is in place stays"
+    assert setup.extensions(["editable_wheel", "--dist-dir", "x"]) == []
+    assert not any(path.exists() for path in left)
+    assert other_python.exists(), "another Python's build is none of this one's business"
+    said = capsys.readouterr().err.splitlines()
+    assert said == ["boxcheck: building pure Python, without the compiled core (BOXCHECK_PURE is set); it takes "
+                    "about a third more time"] * 2
+
+
+def test_every_compiled_module_is_held_to_the_strict_typing_of_the_core():
+    """mypyc compiles what mypy types; the strict settings keep implicit ``Any`` out of the compiled core, where it
+    would cost speed and hide the types mypyc checks at run time."""
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        configuration = tomllib.load(handle)
+    strict = next(o for o in configuration["tool"]["mypy"]["overrides"] if o.get("disallow_untyped_defs"))
+    patterns = strict["module"]
+    compiled = load_setup().compiled_sources(ROOT)
+    assert "capture_analysis/model.py" in compiled and "capture_analysis/parsing/rewriting.py" not in compiled
+    for path in compiled:
+        module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        assert any(fnmatch.fnmatchcase(module, pattern) or module == pattern.removesuffix(".*")
+                   for pattern in patterns), module
+
+
+def test_the_core_runs_compiled_where_the_build_must_compile_it():
+    """CI builds the compiled core (.ci/run sets BOXCHECK_REQUIRE_COMPILED): a build that fell back to pure
+    Python must not pass for it."""
+    if os.environ.get("BOXCHECK_REQUIRE_COMPILED", "") in ("", "0"):
+        pytest.skip("the build may be pure Python here (BOXCHECK_REQUIRE_COMPILED is not set)")
+    assert compiled(), "the analysis core is not compiled: see setup.py's line in the install's output"
+    done = subprocess.run([sys.executable, "-m", "capture_analysis", "--version"], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.rstrip().endswith("(compiled)")

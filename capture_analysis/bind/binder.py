@@ -116,8 +116,9 @@ class Binder:
         stack = self.stack
         pop = stack.pop
         while stack:
-            handler, node, scope, use = pop()
-            handler(self, node, scope, use)
+            # not ``scope``, typed ``Scope`` above: a step's third item may be None, and compiled code checks.
+            handler, node, inside, use = pop()
+            handler(self, node, inside, use)
         self.defer_pattern_writes()
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()

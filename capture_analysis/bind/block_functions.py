@@ -31,8 +31,6 @@ around the function: whichever reading holds, the binding it names sees it.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..model import SAFE_USE, Binding, BindingKind, BlockFunction, Reference, Scope, Use, UseKind
 
 #: what a function's own scope may already hold under the name: ``var h`` joins them.
@@ -69,7 +67,7 @@ def bind_vars(function_scope: Scope, declared: list[BlockFunction], pattern_catc
     parameters = function_scope.parameters
     for ref in function_scope.pending:
         if ref.name in names and not (parameters is not None and parameters[0] <= ref.start < parameters[1]):
-            passed = replace(ref)
+            passed = ref.copy()
             outer.pending.append(passed)
             references.append(passed)
 

@@ -32,7 +32,8 @@ DECLARATION_TYPES = frozenset({"lexical_declaration", "variable_declaration", "u
 @cache
 def accessor_objects(tsx: bool) -> tree_sitter.Query:
     """Object literals with a getter or a setter among their members."""
-    return tree_sitter.Query(language(tsx), '(object (method_definition ["get" "set"])) @object')
+    query: tree_sitter.Query = tree_sitter.Query(language(tsx), '(object (method_definition ["get" "set"])) @object')
+    return query
 
 
 class LegacySyntax:
