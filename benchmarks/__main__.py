@@ -12,8 +12,11 @@
                                     # memory per edit and latency percentiles (not part of ``all``: ~10 min)
     python -m benchmarks.corpus_run ...                           # crashes and conservative functions
 
-Results go to ``benchmarks/results/<part>.json`` (``--out`` elsewhere, e.g. for a trial run).  The corpus is
-``../corpus`` or ``$BOXCHECK_CORPUS`` (``../shared/corpus/fetch.sh DIR`` makes it); never commit it.
+Every part measures a snapshot of ``--revision`` (HEAD), built as the README's set-up installs it: its core
+compiled with mypyc where this machine can (``--build pure``: pure Python; the versions in each result say
+which build ran).  Results go to ``benchmarks/results/<part>.json`` (``--out`` elsewhere, e.g. for a trial
+run).  The corpus is ``../corpus`` or ``$BOXCHECK_CORPUS`` (``../shared/corpus/fetch.sh DIR`` makes it);
+never commit it.
 """
 
 from __future__ import annotations
@@ -109,7 +112,7 @@ def run_lsp(args: argparse.Namespace, corpus: Path | None, code: Code) -> None:
         raise SystemExit(f"no {lsp_memory.ZOD_TYPES} in the corpus: give a file with --lsp-file")
     text = path.read_text(encoding="utf-8")
     name = str(path.relative_to(corpus)) if corpus is not None and path.is_relative_to(corpus) else path.name
-    codes = [snapshot(ROOT, args.out / "tmp", args.baseline)] if args.baseline else []
+    codes = [snapshot(ROOT, args.out / "tmp", args.baseline, args.build)] if args.baseline else []
     codes.append(code)
     data: dict[str, Any] = {"meta": meta(1, code), "file": {"name": name, "lines": text.count("\n"),
                                                             "bytes": len(text.encode("utf-8"))}, "runs": {}}
@@ -145,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", metavar="REV", help="lsp: first run the same session with this commit's server")
     parser.add_argument("--revision", default="HEAD",
                         help="the commit to measure, from a snapshot (default HEAD); 'tree': the working tree")
+    parser.add_argument("--build", choices=("compiled", "pure"), default="compiled",
+                        help="the snapshot's build: its core compiled with mypyc, as the README's set-up installs "
+                             "it where it can (default), or pure Python")
     args = parser.parse_args(argv)
     if args.part == "tables":
         if args.write:
@@ -156,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     if corpus is None and not (args.part == "lsp" and args.lsp_file):
         print("no corpus found: run ../shared/corpus/fetch.sh ../corpus (or set BOXCHECK_CORPUS)", file=sys.stderr)
         return 2
-    code = snapshot(ROOT, args.out / "tmp", None if args.revision == "tree" else args.revision)
+    code = snapshot(ROOT, args.out / "tmp", None if args.revision == "tree" else args.revision, args.build)
     log(f"measuring boxcheck {code.label} from {code.root}")
     parts = ("stages", "extraction", "throughput", "scaling", "cache") if args.part == "all" else (args.part,)
     runners = {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache, "stages": run_stages,

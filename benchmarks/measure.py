@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -152,22 +153,43 @@ class Code:
         return {**os.environ, "PYTHONPATH": str(self.root)}
 
 
-def snapshot(root: Path, scratch: Path, revision: str | None) -> Code:
-    """``git archive`` of ``revision`` (the package, the harness, the examples); ``None``: the working tree.
+#: what a snapshot holds: the package, the harness, the examples, and what its build reads.
+ARCHIVED = ("capture_analysis", "benchmarks", "examples", "setup.py", "pyproject.toml", "README.md", "LICENSE")
 
-    The snapshot is byte-compiled, as ``pip install`` compiles a package: with
-    ``PYTHONDONTWRITEBYTECODE`` set (as on our CI machines) every process would otherwise
-    compile boxcheck's modules again, which is no part of what a user's run costs.
+
+def snapshot(root: Path, scratch: Path, revision: str | None, build: str = "compiled") -> Code:
+    """``git archive`` of ``revision`` (the package, the harness, the examples, the build files); ``None``: the
+    working tree, as it is installed.
+
+    The snapshot is built as a user's install builds it: with ``build`` "compiled", its core is compiled in
+    place with mypyc (``setup.py build_ext --inplace``; where this machine cannot, the build falls back to pure
+    Python and the label says so); with "pure", it is not.  Either way it is byte-compiled, as ``pip install``
+    compiles a package: with ``PYTHONDONTWRITEBYTECODE`` set (as on our CI machines) every process would
+    otherwise compile boxcheck's modules again, which is no part of what a user's run costs.
     """
     if revision is None:
         return Code(root, "working tree")
     commit = subprocess.run(["git", "rev-parse", "--short", revision], cwd=root, capture_output=True, text=True,
                             check=True).stdout.strip()
-    target = scratch / f"code-{commit}"
+    target = scratch / f"code-{commit}-{build}"
     if not target.is_dir():
-        target.mkdir(parents=True)
-        archive = subprocess.run(["git", "archive", commit, "capture_analysis", "benchmarks", "examples"],
-                                 cwd=root, capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(target)], check=True)
-    return Code(target, commit)
+        staging = scratch / f"code-{commit}-{build}.partial"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        archive = subprocess.run(["git", "archive", commit, *ARCHIVED], cwd=root, capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(staging)], input=archive, check=True)
+        if build == "compiled":
+            subprocess.run([sys.executable, "setup.py", "--quiet", "build_ext", "--inplace"], cwd=staging,
+                           check=True, stdout=subprocess.DEVNULL)
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(staging)], check=True)
+        staging.rename(target)
+    return Code(target, f"{commit} {built(target)}")
+
+
+def built(code_root: Path) -> str:
+    """"compiled" or "pure": what the code under ``code_root`` runs as (``capture_analysis.compiled()``)."""
+    which = subprocess.run([sys.executable, "-c", "import capture_analysis; print(capture_analysis.compiled())"],
+                           cwd=code_root, env={**os.environ, "PYTHONPATH": str(code_root)}, capture_output=True,
+                           text=True, check=True).stdout.strip()
+    return "compiled" if which == "True" else "pure"

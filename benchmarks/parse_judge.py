@@ -49,7 +49,7 @@ def typescript_says(root: Path, listing: Path) -> dict[str, list[list[Any]]]:
 
 
 def boxcheck_says(root: Path, listing: Path, revision: str | None, scratch: Path) -> dict[str, dict[str, Any]]:
-    code = snapshot(ROOT, scratch, revision)
+    code = snapshot(ROOT, scratch, revision, "pure")  # it judges what is parsed, not how fast
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "judge_boxcheck.py"), str(root), str(listing)],
                           capture_output=True, text=True, env=code.env, check=True)
     return {entry["path"]: entry for entry in map(json.loads, done.stdout.splitlines())}
