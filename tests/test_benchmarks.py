@@ -273,3 +273,17 @@ def test_the_compiled_benchmark_times_the_parse_alone_and_runs_pure_python_from_
     which = subprocess.run([sys.executable, "-c", "import capture_analysis as c; print(c.compiled(), c.__file__)"],
                            cwd=pure, capture_output=True, text=True, check=True)
     assert which.stdout.split() == ["False", str(pure / "capture_analysis" / "__init__.py")]
+
+
+def test_a_pure_snapshot_holds_what_a_build_reads_and_says_it_is_pure(tmp_path):
+    """``measure.snapshot``: the measured code is a commit's, not the working tree's, and its label names the build
+    the results are of (a compiled snapshot is built the same way, by ``setup.py``, which CI's compiled run tests)."""
+    from benchmarks.measure import ARCHIVED, snapshot
+
+    code = snapshot(ROOT, tmp_path, "HEAD", "pure")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert code.label == f"{commit} pure" and code.root == tmp_path / f"code-{commit}-pure"
+    assert all((code.root / name).exists() for name in ARCHIVED)
+    assert not [path for path in code.root.rglob("*") if path.suffix in (".so", ".pyd")]
+    assert snapshot(ROOT, tmp_path, "HEAD", "pure") == code  # made once, then reused
