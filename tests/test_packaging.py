@@ -182,8 +182,13 @@ def test_lsp_without_its_extra_says_how_to_add_it_to_an_installed_boxcheck(monke
     """From a wheel or a git URL there is no checkout: `pip install -e '.[lsp]'` would not work there."""
     from capture_analysis.commands import lsp
 
+    # as if pygls were not installed, even after other tests ran a server in this process (a submodule left in
+    # sys.modules would be imported without its package)
+    for name in [name for name in sys.modules if name == "pygls" or name.startswith("pygls.")]:
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "pygls", None)
-    monkeypatch.delitem(sys.modules, "capture_analysis.lsp.server", raising=False)
+    for name in [name for name in sys.modules if name.startswith("capture_analysis.lsp.")]:
+        monkeypatch.delitem(sys.modules, name)
     assert lsp.main([]) == 2
     assert "install them with `pip install 'boxcheck[lsp]'`" in capsys.readouterr().err
 
