@@ -53,7 +53,8 @@ from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
-from .syntax import decode_identifier_escapes, escaping, unwrap
+from .patterns import pattern_shapes
+from .syntax import decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node
 Handler: TypeAlias = "Callable[[Binder, Node, Scope, Use], None]"
@@ -94,10 +95,9 @@ class Binder:
         self.name_memo: dict[bytes, str] = {}
         #: an identifier named ``arguments`` was met (``mapped_arguments``), escaped or not.
         self.names_arguments = False
-        self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
-        self.block_kind = tree.language.id_for_node_kind("statement_block", True)
-        self.new_kind = tree.language.id_for_node_kind("new_expression", True)
         self.fields = field_ids(tree.language)
+        self.kinds = kinds(tree.language)
+        self.pattern_shapes = pattern_shapes(tree.language)
         #: catch clauses whose parameter is a pattern: a ``var`` of the same name in them is an error.
         self.pattern_catches: set[Scope] = set()
         #: is the whole file strict (``strictness.is_module``)? Asked only by sloppy-mode rules.
@@ -299,7 +299,7 @@ class Binder:
 
     def name_literal(self, value: Node | None, name: str) -> None:
         if value is not None:
-            self.names[unwrap(value).start_byte] = name
+            self.names[self.kinds.bare(value).start_byte] = name
 
     def new_closure(self, kind: ClosureKind, name: str | None, node: Node, parent: Closure | None,
                     creation_offset: int, use: Use, name_node: Node | None = None,

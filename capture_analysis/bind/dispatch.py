@@ -22,7 +22,7 @@ from . import functions as fn
 from . import statements as stmt
 from .binder import Binder, Handler
 from .binder import skip_node as skip
-from .syntax import AWAITED_USE, Node, escaping, expression_child
+from .syntax import AWAITED_USE, Node, escaping
 
 #: nodes that are only types, or declarations with no run-time code.
 TYPE_ONLY = frozenset(
@@ -48,7 +48,7 @@ def safe_children(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_transparent(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit(expression_child(node), scope, use)
+    binder.visit(binder.kinds.inner(node), scope, use)
 
 
 def escaping_children(why: str) -> Handler:

@@ -15,10 +15,13 @@ Only what happens at a name differs: a declaration declares it (and, for a
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
+import tree_sitter
+
 from ..model import SAFE_USE, BindingKind, Loop, Scope, Use, UseKind
-from .syntax import Node, escaping, unwrap
+from .syntax import Node, escaping
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -32,7 +35,26 @@ LISTS = frozenset({"array_pattern", "object_pattern", "rest_pattern", "array", "
 PAIRS = frozenset({"pair_pattern", "pair"})
 #: ``a = 1`` inside a pattern: the default applies when the source holds ``undefined``.
 DEFAULTS = frozenset({"assignment_pattern", "object_assignment_pattern", "assignment_expression"})
+#: what ``walk`` does with a node, by the set above its kind is in (``pattern_shapes``); ``IGNORED``:
+#: comments and type annotations; ``OTHER``: anything else, visited as an expression.
+NAME, MEMBER, LIST, PAIR, DEFAULT, IGNORED, OTHER = range(7)
+SHAPES = ((NAMES, NAME), (MEMBERS, MEMBER), (LISTS, LIST), (PAIRS, PAIR), (DEFAULTS, DEFAULT),
+          (frozenset({"comment", "type_annotation"}), IGNORED))
 DEFAULT_USE = escaping("default value of a destructuring")
+
+
+
+@cache
+def pattern_shapes(language: tree_sitter.Language) -> dict[int, int]:
+    """The shape of each node kind of ``SHAPES`` by kind id, once per grammar: ``walk`` tells them apart by id."""
+    found: dict[int, int] = {}
+    for names, shape in SHAPES:
+        for name in names:
+            kind = language.id_for_node_kind(name, True)
+            if kind is not None:
+                found[kind] = shape
+    return found
+
 
 #: called with a name node of the pattern and its default value, if it has one.
 Leaf = Callable[[Node, "Node | None"], None]
@@ -40,38 +62,40 @@ Leaf = Callable[[Node, "Node | None"], None]
 
 def walk(binder: Binder, node: Node, scope: Scope, effect: int, leaf: Leaf) -> None:
     """Every name of the pattern goes to ``leaf``; the rest is visited in ``scope``, taking effect at ``effect``."""
-    top = unwrap(node)
+    kinds = binder.kinds
+    shapes = binder.pattern_shapes
+    top = kinds.bare(node)
     work = [node]
     while work:
-        target = unwrap(work.pop())
-        kind = target.type
-        if kind in NAMES:
+        target = kinds.bare(work.pop())
+        shape = shapes.get(target.kind_id, OTHER)
+        if shape == NAME:
             leaf(target, None)
-        elif kind in MEMBERS:
+        elif shape == MEMBER:
             if target is top or target == top:
                 binder.visit(target, scope, SAFE_USE)
             else:
                 visit_in_pattern(binder, target, scope, SAFE_USE, effect)
-        elif kind in LISTS:
+        elif shape == LIST:
             work.extend(target.named_children)
-        elif kind in PAIRS:
+        elif shape == PAIR:
             value = target.child_by_field_id(binder.fields.value)
             if value is not None:
                 work.append(value)
             key = target.child_by_field_id(binder.fields.key)
-            if key is not None and key.type == "computed_property_name":
+            if key is not None and key.kind_id == kinds.computed_property_name:
                 visit_in_pattern(binder, key, scope, SAFE_USE, effect)
-        elif kind in DEFAULTS:
+        elif shape == DEFAULT:
             left = target.child_by_field_id(binder.fields.left)
             right = target.child_by_field_id(binder.fields.right)
-            name = unwrap(left) if left is not None else None
-            if name is not None and name.type in NAMES:
+            name = kinds.bare(left) if left is not None else None
+            if name is not None and shapes.get(name.kind_id, OTHER) == NAME:
                 leaf(name, right)
             else:
                 visit_in_pattern(binder, right, scope, DEFAULT_USE, effect)
                 if left is not None:
                     work.append(left)
-        elif kind not in ("comment", "type_annotation"):
+        elif shape != IGNORED:
             binder.visit(target, scope, SAFE_USE)
 
 

@@ -12,6 +12,7 @@ from functools import cache
 import tree_sitter
 
 from ..model import Use, UseKind
+from ..parsing import DECLARED_FUNCTIONS, FUNCTION_NODES
 
 Node = tree_sitter.Node
 
@@ -25,7 +26,7 @@ LOGICAL_OPS = frozenset({"&&", "||", "??"})
 
 
 def expression_child(node: Node) -> Node | None:
-    """The value-carrying child of a transparent wrapper."""
+    """The value-carrying child of a transparent wrapper (``Kinds.inner``, by name)."""
     if node.type == "type_assertion":
         return node.named_children[-1] if node.named_child_count else None
     for child in node.named_children:
@@ -35,7 +36,7 @@ def expression_child(node: Node) -> Node | None:
 
 
 def unwrap(node: Node) -> Node:
-    """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f``."""
+    """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f`` (``Kinds.bare``, by name)."""
     while node.type in TRANSPARENT:
         inner = expression_child(node)
         if inner is None:
@@ -51,7 +52,7 @@ def using_declaration(node: Node, data: bytes) -> bool:
     """
     if node.type != "assignment_expression" or node.child_count == 0:
         return False
-    first = node.children[0]
+    first = node.child(0)  # not ``children``, which would make a node of every token of the assignment
     if first.type != "using" or first.is_named:
         return False
     left = node.child_by_field_name("left")
@@ -79,6 +80,95 @@ def decode_identifier_escapes(text: str) -> str:
         return chr(code) if code <= 0x10FFFF else match.group(0)
 
     return IDENTIFIER_ESCAPE.sub(char, text)
+
+
+class Kinds:
+    """The ids of the node kinds that the handlers test, in one grammar (they differ between TypeScript and TSX).
+
+    ``Node.type`` builds the kind's name as a new string on every call, which is then hashed or compared;
+    ``Node.kind_id`` is a small int.  The binder asks what a node is several times per node, so it asks by id.
+    """
+
+    def __init__(self, language: tree_sitter.Language):
+        def named(name: str) -> int:
+            found = language.id_for_node_kind(name, True)
+            if found is None:
+                raise ValueError(f"the grammar has no node kind named {name}")
+            return found
+
+        def present(names: frozenset[str] | tuple[str, ...]) -> frozenset[int]:
+            """The ids of those of ``names`` that this grammar has (TSX has no ``<T>x``, no ``type_assertion``)."""
+            found = (language.id_for_node_kind(name, True) for name in names)
+            return frozenset(kind for kind in found if kind is not None)
+
+        def token(text: str) -> int:
+            found = language.id_for_node_kind(text, False)
+            if found is None:
+                raise ValueError(f"the grammar has no token {text!r}")
+            return found
+
+        self.arguments = named("arguments")
+        self.assignment_expression = named("assignment_expression")
+        self.assignment_pattern = named("assignment_pattern")
+        self.await_expression = named("await_expression")
+        self.class_heritage = named("class_heritage")
+        self.class_expression = named("class")
+        self.class_static_block = named("class_static_block")
+        self.comment = named("comment")
+        self.computed_property_name = named("computed_property_name")
+        self.decorator = named("decorator")
+        self.identifier = named("identifier")
+        self.lexical_declaration = named("lexical_declaration")
+        self.method_definition = named("method_definition")
+        self.new_expression = named("new_expression")
+        self.object_pattern = named("object_pattern")
+        self.statement_block = named("statement_block")
+        self.switch_body = named("switch_body")
+        self.template_substitution = named("template_substitution")
+        self.this = named("this")
+        self.type_assertion = language.id_for_node_kind("type_assertion", True) or -1
+        self.variable_declaration = named("variable_declaration")
+        self.variable_declarator = named("variable_declarator")
+        self.declared_functions = frozenset(named(name) for name in DECLARED_FUNCTIONS)
+        self.fields = present(("public_field_definition", "field_definition"))
+        self.function_nodes = frozenset(named(name) for name in FUNCTION_NODES)
+        self.members = frozenset((named("member_expression"), named("subscript_expression")))
+        self.parameters = frozenset((named("required_parameter"), named("optional_parameter")))
+        #: what a parameter list holds besides ``required_parameter`` and ``optional_parameter`` that declares names.
+        self.plain_parameters = frozenset(named(name) for name in (
+            "identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"))
+        self.transparent = present(TRANSPARENT)
+        self.logical_operators = frozenset(token(text) for text in LOGICAL_OPS)
+        #: the tokens of a function's head that ``functions.visit_function`` looks for, and their text.
+        self.function_words = {token(text): text for text in ("async", "get", "set", "*", "=>", "function")}
+        self.head_ends = frozenset((token("=>"), token("function")))
+
+    def inner(self, node: Node) -> Node | None:
+        """The value-carrying child of a transparent wrapper."""
+        if node.kind_id == self.type_assertion:
+            count = node.named_child_count
+            return node.named_child(count - 1) if count else None
+        comment = self.comment
+        for child in node.named_children:
+            if child.kind_id != comment:
+                return child
+        return None
+
+    def bare(self, node: Node) -> Node:
+        """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f``."""
+        transparent = self.transparent
+        while node.kind_id in transparent:
+            inner = self.inner(node)
+            if inner is None:
+                return node
+            node = inner
+        return node
+
+
+@cache
+def kinds(language: tree_sitter.Language) -> Kinds:
+    """The kind ids of ``language``, looked up once."""
+    return Kinds(language)
 
 
 @cache
