@@ -54,7 +54,7 @@ from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
 from .patterns import pattern_shapes
-from .syntax import decode_identifier_escapes, escaping, kinds
+from .syntax import WIDE, decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node
 Handler: TypeAlias = "Callable[[Binder, Node, Scope, Use], None]"
@@ -112,7 +112,7 @@ class Binder:
         module.scope = scope
         module.body_start = root.start_byte
         self.stack = [(Binder.closing, scope, None, None)]
-        self.visit_all(root.named_children, scope)
+        self.visit_named(root, scope)
         stack = self.stack
         pop = stack.pop
         while stack:
@@ -131,7 +131,28 @@ class Binder:
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
         if node is not None:
-            self.stack.append((self.table.get(node.kind_id, visit_unknown), node, scope, use))
+            handler = self.table.get(node.kind_id, visit_unknown)
+            if handler is not skip_node:
+                self.stack.append((handler, node, scope, use))
+
+    def visit_named(self, node: Node, scope: Scope, use: Use = SAFE_USE) -> None:
+        """``visit_all(node.named_children, ...)``, without ``named_children`` (``syntax.named``)."""
+        count = node.named_child_count
+        if count > WIDE:
+            self.visit_all(node.named_children, scope, use)
+            return
+        push = self.stack.append
+        get = self.table.get
+        skip = skip_node
+        unknown = visit_unknown
+        i = count - 1
+        while i >= 0:
+            child = node.named_child(i)
+            i -= 1
+            if child is not None:
+                handler = get(child.kind_id, unknown)
+                if handler is not skip:
+                    push((handler, child, scope, use))
 
     def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
         push = self.stack.append
@@ -440,4 +461,4 @@ def skip_node(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 def visit_unknown(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """Anything without a handler: its value-children are treated as escaping (sound default)."""
-    binder.visit_all(node.named_children, scope, escaping(f"used in `{node.type}`"))
+    binder.visit_named(node, scope, escaping(f"used in `{node.type}`"))

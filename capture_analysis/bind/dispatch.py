@@ -44,7 +44,7 @@ TYPE_ONLY = frozenset(
 
 
 def safe_children(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit_all(node.named_children, scope, SAFE_USE)
+    binder.visit_named(node, scope, SAFE_USE)
 
 
 def visit_transparent(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
@@ -55,7 +55,7 @@ def escaping_children(why: str) -> Handler:
     use = escaping(why)
 
     def handler(binder: Binder, node: Node, scope: Scope, _: Use) -> None:
-        binder.visit_all(node.named_children, scope, use)
+        binder.visit_named(node, scope, use)
 
     return handler
 

@@ -22,6 +22,7 @@ from .syntax import (
     Node,
     escaping,
     leads_using_declaration,
+    named,
     using_declaration,
 )
 
@@ -68,7 +69,7 @@ def visit_binary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     comment = binder.kinds.comment
-    children = [c for c in node.named_children if c.kind_id != comment]
+    children = [c for c in named(node) if c.kind_id != comment]
     if not children:
         return
     if leads_using_declaration(children[0], binder.data):
@@ -81,7 +82,7 @@ def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_object(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit_all(node.named_children, scope, escaping("stored in an object literal"))
+    binder.visit_named(node, scope, escaping("stored in an object literal"))
 
 
 def visit_pair(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
@@ -98,7 +99,7 @@ def visit_pair(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 def visit_jsx_element_name(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     name = node.child_by_field_id(binder.fields.name)
-    for child in reversed(node.named_children):
+    for child in reversed(named(node)):
         if child == name:
             if child.type == "identifier" and binder.text(child)[:1].isupper():
                 binder.reference(child, scope, read=True, write=False, use=escaping("rendered as a JSX element"))
@@ -119,13 +120,13 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     arguments = node.child_by_field_id(binder.fields.arguments)
     if arguments is not None:
         if arguments.kind_id == kinds.arguments:
-            binder.visit_all(arguments.named_children, scope, escaping("passed as an argument"))
+            binder.visit_named(arguments, scope, escaping("passed as an argument"))
         else:
             # A tagged template passes every substituted value to the tag.
             passed = escaping("passed to a template tag")
-            for part in arguments.named_children:
+            for part in named(arguments):
                 if part.kind_id == kinds.template_substitution:
-                    binder.visit_all(part.named_children, scope, passed)
+                    binder.visit_named(part, scope, passed)
     if callee is not None:
         bare = kinds.bare(callee)
         if bare.kind_id == kinds.identifier and binder.name_of(bare) == "eval" and not optional_call(node):
@@ -181,7 +182,7 @@ def visit_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None
     left = node.child_by_field_id(binder.fields.left)
     right = node.child_by_field_id(binder.fields.right)
     if left is None:
-        binder.visit_all(node.named_children, scope, SAFE_USE)
+        binder.visit_named(node, scope, SAFE_USE)
         return
     kinds = binder.kinds
     target = kinds.bare(left)

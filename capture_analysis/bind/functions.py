@@ -25,7 +25,7 @@ from ..model import (
     UseKind,
 )
 from .patterns import later_declare
-from .syntax import Node, escaping, has_decorator
+from .syntax import Node, escaping, has_decorator, named
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -120,14 +120,14 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     binder.later_close(fscope)
     if body is not None:
         if body.kind_id == kinds.statement_block:
-            binder.visit_all(body.named_children, fscope, SAFE_USE)
+            binder.visit_named(body, fscope, SAFE_USE)
         else:
             binder.visit(body, fscope, escaping("returned"))
     params = node.child_by_field_id(binder.fields.parameters)
     if params is not None:
         fscope.parameters = (params.start_byte, params.end_byte)
         fscope.parameter_expressions = parameter_expressions(binder, params)
-        for param in reversed(params.named_children):
+        for param in reversed(named(params)):
             parameter(binder, param, fscope)
     elif ntype == "arrow_function":
         single = node.child_by_field_id(binder.fields.parameter)
@@ -181,7 +181,7 @@ def parameter_expressions(binder: Binder, params: Node) -> bool:
     if binder.data.find(b"=", params.start_byte, params.end_byte) < 0 \
             and binder.data.find(b"[", params.start_byte, params.end_byte) < 0:
         return False
-    work = list(params.named_children)
+    work = named(params)
     while work:
         node = work.pop()
         kind = node.type
@@ -190,7 +190,7 @@ def parameter_expressions(binder: Binder, params: Node) -> bool:
         if kind in ("required_parameter", "optional_parameter") and node.child_by_field_id(binder.fields.value):
             return True
         if kind not in ("type_annotation", "comment", "decorator"):
-            work.extend(node.named_children)
+            work.extend(named(node))
     return False
 
 
@@ -199,7 +199,7 @@ def visit_decorators(binder: Binder, node: Node, scope: Scope) -> None:
     if binder.data.find(b"@", node.start_byte, node.end_byte) < 0:
         return
     decorator = binder.kinds.decorator
-    for child in node.named_children:
+    for child in named(node):
         if child.kind_id == decorator:
             binder.visit(child, scope, SAFE_USE)
 
@@ -210,7 +210,7 @@ def function_body(binder: Binder, closure: Closure, node: Node, body: Node | Non
     closure.body_start = body.start_byte if body is not None else node.start_byte
     binder.later_close(fscope)
     if body is not None:
-        binder.visit_all(body.named_children, fscope, SAFE_USE)
+        binder.visit_named(body, fscope, SAFE_USE)
 
 
 # -- classes ----------------------------------------------------------------------------------------
@@ -230,12 +230,12 @@ def visit_class(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         # Decorators begin with ``@``: a class whose text has none has none, and its members are not looked at.
         class_scope.decorated = binder.data.find(b"@", node.start_byte, node.end_byte) >= 0 and (
             has_decorator(node) or any(
-                member.type == "decorator" or has_decorator(member) for member in body.named_children))
+                member.type == "decorator" or has_decorator(member) for member in named(body)))
         # Bound once every element is defined (ES2022 ClassDefinitionEvaluation): at the class's end.
         binder.declare(name_node, BindingKind.CLASS_NAME, class_scope, node.end_byte)
     if body is not None:
         class_members(binder, body, class_scope)
-    for child in reversed(node.named_children):
+    for child in reversed(named(node)):
         kind = child.kind_id
         if kind == kinds.class_heritage:
             binder.visit(child, class_scope, SAFE_USE)
@@ -247,7 +247,7 @@ def class_members(binder: Binder, body: Node, scope: Scope) -> None:
     """Methods, accessors and instance fields live as long as the class does; static code runs now."""
     member_use = escaping("member of a class, reachable through the class and its instances")
     kinds = binder.kinds
-    for member in reversed(body.named_children):
+    for member in reversed(named(body)):
         mtype = member.kind_id
         if mtype == kinds.method_definition:
             binder.visit(member, scope, member_use)
@@ -313,13 +313,14 @@ def visit_enum(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         return
     members = binder.open_scope(ScopeKind.ENUM, body, scope)
     names: set[str] = set()
-    for member in body.named_children:
+    entries = named(body)
+    for member in entries:
         key = member.child_by_field_id(binder.fields.name) if member.type == "enum_assignment" else member
         if key is not None and key.type in ("property_identifier", "identifier"):
             names.add(binder.name_of(key))
         elif key is not None and key.type == "string":
             names.add(binder.text(key)[1:-1])
     members.members = frozenset(names)
-    for member in reversed(body.named_children):
+    for member in reversed(entries):
         if member.type == "enum_assignment":
             binder.visit(member.child_by_field_id(binder.fields.value), members, SAFE_USE)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import tree_sitter
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, Use, UseKind
-from .syntax import Node, escaping
+from .syntax import Node, escaping, named
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -77,7 +77,7 @@ def walk(binder: Binder, node: Node, scope: Scope, effect: int, leaf: Leaf) -> N
             else:
                 visit_in_pattern(binder, target, scope, SAFE_USE, effect)
         elif shape == LIST:
-            work.extend(target.named_children)
+            work.extend(named(target))
         elif shape == PAIR:
             value = target.child_by_field_id(binder.fields.value)
             if value is not None:

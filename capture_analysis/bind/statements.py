@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
 from .patterns import later_declare, later_write
-from .syntax import PATTERN_USE, Node, escaping, using_declaration
+from .syntax import PATTERN_USE, Node, escaping, named, using_declaration
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -22,18 +22,20 @@ if TYPE_CHECKING:
 
 def visit_block(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     inner = binder.open_scope(ScopeKind.BLOCK, node, scope)
-    children = node.named_children
     kinds = binder.kinds
     if node.kind_id == kinds.switch_body:
         comment = kinds.comment
+        children = named(node)
         inner.case_ends = tuple(child.end_byte for child in children if child.kind_id != comment)
-    binder.visit_all(children, inner, SAFE_USE)
+        binder.visit_all(children, inner, SAFE_USE)
+    else:
+        binder.visit_named(node, inner, SAFE_USE)
 
 
 def visit_if(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """``if (c) function f() {}`` (sloppy mode): a bare clause's declaration is in a block of its own."""
     declared = binder.kinds.declared_functions
-    for child in reversed(node.named_children):
+    for child in reversed(named(node)):
         if child.kind_id in declared:
             binder.visit(child, binder.open_scope(ScopeKind.BLOCK, child, scope), SAFE_USE)
         else:
@@ -59,7 +61,7 @@ def visit_catch(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     if param is not None and param.type != "identifier":
         binder.pattern_catches.add(inner)
     if body is not None:
-        binder.visit_all(body.named_children, inner, SAFE_USE)
+        binder.visit_named(body, inner, SAFE_USE)
     if param is not None:
         later_declare(binder, param, inner, BindingKind.CATCH, param.end_byte, None, inner)
 
@@ -82,7 +84,7 @@ def visit_loop_body(binder: Binder, body: Node | None, scope: Scope, loop: Loop)
         return
     if body.kind_id == binder.kinds.statement_block:
         inner = binder.open_scope(ScopeKind.BLOCK, body, scope, loop)
-        binder.visit_all(body.named_children, inner, SAFE_USE)
+        binder.visit_named(body, inner, SAFE_USE)
     else:
         binder.visit(body, scope, SAFE_USE)
 
@@ -107,7 +109,7 @@ def visit_for(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         assert init is not None
         keyword = init.child_by_field_id(binder.fields.kind)
         kind = BindingKind.CONST if keyword is not None and binder.text(keyword) == "const" else BindingKind.LET
-        for declarator in reversed(init.named_children):
+        for declarator in reversed(named(init)):
             if declarator.type == "variable_declarator":
                 bind_declarator(binder, declarator, kind, head, loop)
     else:
@@ -169,7 +171,7 @@ def visit_declaration(binder: Binder, node: Node, scope: Scope, use: Use) -> Non
         word = binder.data[keyword.start_byte:keyword.end_byte] if keyword is not None else b"var"
         kind = DECLARING.get(word, BindingKind.USING)
     declarator_kind = kinds.variable_declarator
-    for declarator in reversed(node.named_children):
+    for declarator in reversed(named(node)):
         if declarator.kind_id == declarator_kind:
             bind_declarator(binder, declarator, kind, scope)
 
@@ -238,7 +240,8 @@ def visit_import(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     if has_type_token(binder, node):
         return  # ``import type { T }``: no run-time binding
     module_scope = binder.function_scope(scope)
-    pending = [c for c in node.named_children if c.type == "import_clause"]
+    children = named(node)
+    pending = [c for c in children if c.type == "import_clause"]
     while pending:
         part = pending.pop()
         if part.type == "identifier":
@@ -250,8 +253,8 @@ def visit_import(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
             if alias is not None and alias.type == "identifier":
                 binder.declare(alias, BindingKind.IMPORT, module_scope, 0)
         elif part.type in ("import_clause", "named_imports", "namespace_import"):
-            pending.extend(part.named_children)
-    for child in node.named_children:
+            pending.extend(named(part))
+    for child in children:
         if child.type == "import_require_clause":
             name = child.named_children[0] if child.named_child_count else None
             if name is not None and name.type == "identifier":
@@ -264,11 +267,11 @@ def visit_export(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     value = node.child_by_field_id(binder.fields.value)
     re_export = node.child_by_field_id(binder.fields.source) is not None
     exported = escaping("exported")
-    for child in reversed(node.named_children):
+    for child in reversed(named(node)):
         if child.type == "export_clause":
             if re_export:
                 continue  # ``export { a } from "m"`` names nothing local
-            for spec in child.named_children:
+            for spec in named(child):
                 name = spec.child_by_field_id(binder.fields.name)
                 if spec.type == "export_specifier" and name is not None and name.type == "identifier":
                     binder.reference(name, scope, read=True, write=False, use=exported)

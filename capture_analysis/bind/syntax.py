@@ -25,6 +25,30 @@ LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
 LOGICAL_OPS = frozenset({"&&", "||", "??"})
 
 
+#: ``named`` takes ``Node.named_children`` of a node with more named children than this: ``named_child(i)``
+#: walks the children from the first each time, so a wide node would cost the square of its width.
+WIDE = 32
+
+
+def named(node: Node) -> list[Node]:
+    """``node.named_children``, without a ``Node`` for every token.
+
+    ``named_children`` makes a Python ``Node`` of each child, named or not (the brackets, commas and
+    keywords), and keeps them all in a list on ``node``; one ``named_child(i)`` per named child makes
+    only those (the bind of the TypeScript part: 0.55x the parse compiled before, see
+    docs/performance.md, "The binder's walk").
+    """
+    count = node.named_child_count
+    if count > WIDE:
+        return node.named_children
+    found: list[Node] = []
+    for i in range(count):
+        child = node.named_child(i)
+        if child is not None:
+            found.append(child)
+    return found
+
+
 def expression_child(node: Node) -> Node | None:
     """The value-carrying child of a transparent wrapper (``Kinds.inner``, by name)."""
     if node.type == "type_assertion":
@@ -149,8 +173,9 @@ class Kinds:
             count = node.named_child_count
             return node.named_child(count - 1) if count else None
         comment = self.comment
-        for child in node.named_children:
-            if child.kind_id != comment:
+        for i in range(node.named_child_count):
+            child = node.named_child(i)
+            if child is not None and child.kind_id != comment:
                 return child
         return None
 
