@@ -145,13 +145,18 @@ def optional_call(node: Node) -> bool:
 
 
 def visit_member(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    """The property's name matters to a call (``o.m()``) and for ``prototype``: only then is it looked up."""
+    """The property's name matters to a call (``o.m()``) and for ``prototype``: only then is it looked up.
+
+    The property follows the object: only the text after the object is searched for ``prototype`` (a chain
+    ``a.b(...).c(...)`` nests, and each member spans the members it holds).
+    """
     obj = node.child_by_field_id(binder.fields.object)
     if use.kind is UseKind.CALLEE:
         prop = node.child_by_field_id(binder.fields.property)
         name = binder.text(prop) if prop is not None else ""
         inner = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
-    elif binder.data.find(b"prototype", node.start_byte, node.end_byte) >= 0 and is_prototype(binder, node):
+    elif (obj is None or binder.data.find(b"prototype", obj.end_byte, node.end_byte) >= 0) \
+            and is_prototype(binder, node):
         inner = PROTOTYPE_USE  # ``F.prototype.constructor`` is ``F``
     else:
         inner = SAFE_USE
