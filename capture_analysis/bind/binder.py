@@ -53,8 +53,6 @@ from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
-from .expressions import visit_call, visit_identifier, visit_member
-from .patterns import pattern_shapes
 from .syntax import WIDE, decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node
@@ -98,7 +96,6 @@ class Binder:
         self.names_arguments = False
         self.fields = field_ids(tree.language)
         self.kinds = kinds(tree.language)
-        self.pattern_shapes = pattern_shapes(tree.language)
         #: catch clauses whose parameter is a pattern: a ``var`` of the same name in them is an error.
         self.pattern_catches: set[Scope] = set()
         #: is the whole file strict (``strictness.is_module``)? Asked only by sloppy-mode rules.
@@ -106,7 +103,8 @@ class Binder:
         #: the loops around the node being visited, outermost first (``open_loop``).
         self.open_loops: list[Loop] = []
 
-    def run(self) -> FileModel:
+    def run(self, walk: Callable[[Binder], None]) -> FileModel:
+        """``walk`` empties the work stack, calling the handlers (``dispatch.walk``)."""
         root = self.tree.root_node
         module = self.new_closure(ClosureKind.MODULE, None, root, None, 0, SAFE_USE)
         scope = Scope(ScopeKind.MODULE, root.start_byte, root.end_byte, None, module)
@@ -114,22 +112,7 @@ class Binder:
         module.body_start = root.start_byte
         self.stack = [(Binder.closing, scope, None, None)]
         self.visit_named(root, scope)
-        stack = self.stack
-        pop = stack.pop
-        # The most frequent steps (reads, member accesses, calls: over half of them) are called by name: compiled,
-        # that is a direct call, where a call through the handler object checks its arguments again each time.
-        identifier, member, call = visit_identifier, visit_member, visit_call
-        while stack:
-            # not ``scope``, typed ``Scope`` above: a step's third item may be None, and compiled code checks.
-            handler, node, inside, use = pop()
-            if handler is identifier:
-                visit_identifier(self, node, inside, use)
-            elif handler is member:
-                visit_member(self, node, inside, use)
-            elif handler is call:
-                visit_call(self, node, inside, use)
-            else:
-                handler(self, node, inside, use)
+        walk(self)
         self.defer_pattern_writes()
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()

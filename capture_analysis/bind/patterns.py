@@ -15,45 +15,16 @@ Only what happens at a name differs: a declaration declares it (and, for a
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import TYPE_CHECKING
 
-import tree_sitter
-
 from ..model import SAFE_USE, BindingKind, Loop, Scope, Use, UseKind
-from .syntax import Node, escaping, named
+from .syntax import DEFAULT, IGNORED, LIST, MEMBER, NAME, OTHER, PAIR, Node, escaping, named
 
 if TYPE_CHECKING:
     from .binder import Binder
 
-#: what a pattern binds or writes: ``a`` in ``[a] = v``, ``{a} = v``, ``{a = 1} = v``.
-NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"})
-#: targets that are evaluated, not bound: ``[o.p, o[k]] = v`` (assignments only).
-MEMBERS = frozenset({"member_expression", "subscript_expression"})
-#: parts whose children are patterns again; an assignment's target parses as ``array``/``object``.
-LISTS = frozenset({"array_pattern", "object_pattern", "rest_pattern", "array", "object", "spread_element"})
-PAIRS = frozenset({"pair_pattern", "pair"})
-#: ``a = 1`` inside a pattern: the default applies when the source holds ``undefined``.
-DEFAULTS = frozenset({"assignment_pattern", "object_assignment_pattern", "assignment_expression"})
-#: what ``walk`` does with a node, by the set above its kind is in (``pattern_shapes``); ``IGNORED``:
-#: comments and type annotations; ``OTHER``: anything else, visited as an expression.
-NAME, MEMBER, LIST, PAIR, DEFAULT, IGNORED, OTHER = range(7)
-SHAPES = ((NAMES, NAME), (MEMBERS, MEMBER), (LISTS, LIST), (PAIRS, PAIR), (DEFAULTS, DEFAULT),
-          (frozenset({"comment", "type_annotation"}), IGNORED))
 DEFAULT_USE = escaping("default value of a destructuring")
 
-
-
-@cache
-def pattern_shapes(language: tree_sitter.Language) -> dict[int, int]:
-    """The shape of each node kind of ``SHAPES`` by kind id, once per grammar: ``walk`` tells them apart by id."""
-    found: dict[int, int] = {}
-    for names, shape in SHAPES:
-        for name in names:
-            kind = language.id_for_node_kind(name, True)
-            if kind is not None:
-                found[kind] = shape
-    return found
 
 
 #: called with a name node of the pattern and its default value, if it has one.
@@ -63,7 +34,7 @@ Leaf = Callable[[Node, "Node | None"], None]
 def walk(binder: Binder, node: Node, scope: Scope, effect: int, leaf: Leaf) -> None:
     """Every name of the pattern goes to ``leaf``; the rest is visited in ``scope``, taking effect at ``effect``."""
     kinds = binder.kinds
-    shapes = binder.pattern_shapes
+    shapes = kinds.pattern_shapes
     top = kinds.bare(node)
     work = [node]
     while work:

@@ -106,6 +106,23 @@ def decode_identifier_escapes(text: str) -> str:
     return IDENTIFIER_ESCAPE.sub(char, text)
 
 
+#: the parts of a destructuring pattern that ``patterns.walk`` tells apart.  What it binds or writes: ``a`` in
+#: ``[a] = v``, ``{a} = v``, ``{a = 1} = v``.
+NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"})
+#: targets that are evaluated, not bound: ``[o.p, o[k]] = v`` (assignments only).
+MEMBERS = frozenset({"member_expression", "subscript_expression"})
+#: parts whose children are patterns again; an assignment's target parses as ``array``/``object``.
+LISTS = frozenset({"array_pattern", "object_pattern", "rest_pattern", "array", "object", "spread_element"})
+PAIRS = frozenset({"pair_pattern", "pair"})
+#: ``a = 1`` inside a pattern: the default applies when the source holds ``undefined``.
+DEFAULTS = frozenset({"assignment_pattern", "object_assignment_pattern", "assignment_expression"})
+#: what ``walk`` does with a node, by the set above its kind is in (``Kinds.pattern_shapes``); ``IGNORED``:
+#: comments and type annotations; ``OTHER``: anything else, visited as an expression.
+NAME, MEMBER, LIST, PAIR, DEFAULT, IGNORED, OTHER = range(7)
+SHAPES = ((NAMES, NAME), (MEMBERS, MEMBER), (LISTS, LIST), (PAIRS, PAIR), (DEFAULTS, DEFAULT),
+          (frozenset({"comment", "type_annotation"}), IGNORED))
+
+
 class Kinds:
     """The ids of the node kinds that the handlers test, in one grammar (they differ between TypeScript and TSX).
 
@@ -166,6 +183,8 @@ class Kinds:
         #: the tokens of a function's head that ``functions.visit_function`` looks for, and their text.
         self.function_words = {token(text): text for text in ("async", "get", "set", "*", "=>", "function")}
         self.head_ends = frozenset((token("=>"), token("function")))
+        #: ``patterns.walk``'s shape of each kind it tells apart (``SHAPES``).
+        self.pattern_shapes = {kind: shape for names, shape in SHAPES for kind in present(names)}
 
     def inner(self, node: Node) -> Node | None:
         """The value-carrying child of a transparent wrapper."""
