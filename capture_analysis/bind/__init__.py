@@ -13,11 +13,11 @@ import tree_sitter
 from ..model import FileModel
 from ..parsing import SyntaxProblem
 from .binder import Binder
-from .dispatch import dispatch_table
+from .dispatch import dispatch_table, walk
 
 
 def bind(data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem], path: str = "") -> FileModel:
-    return Binder(data, tree, syntax, path, dispatch_table(tree.language)).run()
+    return Binder(data, tree, syntax, path, dispatch_table(tree.language)).run(walk)
 
 
 __all__ = ["Binder", "bind"]

@@ -53,7 +53,7 @@ from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
-from .syntax import decode_identifier_escapes, escaping, unwrap
+from .syntax import WIDE, decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node
 Handler: TypeAlias = "Callable[[Binder, Node, Scope, Use], None]"
@@ -94,10 +94,8 @@ class Binder:
         self.name_memo: dict[bytes, str] = {}
         #: an identifier named ``arguments`` was met (``mapped_arguments``), escaped or not.
         self.names_arguments = False
-        self.decorator_kind = tree.language.id_for_node_kind("decorator", True)
-        self.block_kind = tree.language.id_for_node_kind("statement_block", True)
-        self.new_kind = tree.language.id_for_node_kind("new_expression", True)
         self.fields = field_ids(tree.language)
+        self.kinds = kinds(tree.language)
         #: catch clauses whose parameter is a pattern: a ``var`` of the same name in them is an error.
         self.pattern_catches: set[Scope] = set()
         #: is the whole file strict (``strictness.is_module``)? Asked only by sloppy-mode rules.
@@ -105,20 +103,16 @@ class Binder:
         #: the loops around the node being visited, outermost first (``open_loop``).
         self.open_loops: list[Loop] = []
 
-    def run(self) -> FileModel:
+    def run(self, walk: Callable[[Binder], None]) -> FileModel:
+        """``walk`` empties the work stack, calling the handlers (``dispatch.walk``)."""
         root = self.tree.root_node
         module = self.new_closure(ClosureKind.MODULE, None, root, None, 0, SAFE_USE)
         scope = Scope(ScopeKind.MODULE, root.start_byte, root.end_byte, None, module)
         module.scope = scope
         module.body_start = root.start_byte
         self.stack = [(Binder.closing, scope, None, None)]
-        self.visit_all(root.named_children, scope)
-        stack = self.stack
-        pop = stack.pop
-        while stack:
-            # not ``scope``, typed ``Scope`` above: a step's third item may be None, and compiled code checks.
-            handler, node, inside, use = pop()
-            handler(self, node, inside, use)
+        self.visit_named(root, scope)
+        walk(self)
         self.defer_pattern_writes()
         self.mark_dynamic_scopes()
         self.mark_syntax_errors()
@@ -131,7 +125,28 @@ class Binder:
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
         if node is not None:
-            self.stack.append((self.table.get(node.kind_id, visit_unknown), node, scope, use))
+            handler = self.table.get(node.kind_id, visit_unknown)
+            if handler is not skip_node:
+                self.stack.append((handler, node, scope, use))
+
+    def visit_named(self, node: Node, scope: Scope, use: Use = SAFE_USE) -> None:
+        """``visit_all(node.named_children, ...)``, without ``named_children`` (``syntax.named``)."""
+        count = node.named_child_count
+        if count > WIDE:
+            self.visit_all(node.named_children, scope, use)
+            return
+        push = self.stack.append
+        get = self.table.get
+        skip = skip_node
+        unknown = visit_unknown
+        i = count - 1
+        while i >= 0:
+            child = node.named_child(i)
+            i -= 1
+            if child is not None:
+                handler = get(child.kind_id, unknown)
+                if handler is not skip:
+                    push((handler, child, scope, use))
 
     def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
         push = self.stack.append
@@ -299,7 +314,7 @@ class Binder:
 
     def name_literal(self, value: Node | None, name: str) -> None:
         if value is not None:
-            self.names[unwrap(value).start_byte] = name
+            self.names[self.kinds.bare(value).start_byte] = name
 
     def new_closure(self, kind: ClosureKind, name: str | None, node: Node, parent: Closure | None,
                     creation_offset: int, use: Use, name_node: Node | None = None,
@@ -317,16 +332,23 @@ class Binder:
             parent.children.append(closure)
         return closure
 
-    @staticmethod
-    def head_end(node: Node) -> int:
-        """End of an unnamed closure's head: ``=>`` of an arrow, the ``function`` keyword, else its first token."""
+    def head_end(self, node: Node) -> int:
+        """End of an unnamed closure's head: ``=>`` of an arrow, the ``function`` keyword, else its first token.
+
+        Only the first ten children are looked at, one by one: ``node`` may be the whole file.
+        """
         first_end = node.start_byte + 1
-        for index, child in enumerate(node.children):
+        kinds = self.kinds
+        for index in range(min(node.child_count, 10)):
+            child = node.child(index)
+            if child is None:
+                break
             if index == 0:
                 first_end = child.end_byte
-            if child.type in ("=>", "function"):
+            kind = child.kind_id
+            if kind in kinds.head_ends:
                 return child.end_byte
-            if child.type == "statement_block" or index > 8:
+            if kind == kinds.statement_block:
                 break
         return first_end
 
@@ -440,4 +462,4 @@ def skip_node(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 def visit_unknown(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """Anything without a handler: its value-children are treated as escaping (sound default)."""
-    binder.visit_all(node.named_children, scope, escaping(f"used in `{node.type}`"))
+    binder.visit_named(node, scope, escaping(f"used in `{node.type}`"))

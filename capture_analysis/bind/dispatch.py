@@ -22,7 +22,7 @@ from . import functions as fn
 from . import statements as stmt
 from .binder import Binder, Handler
 from .binder import skip_node as skip
-from .syntax import AWAITED_USE, Node, escaping, expression_child
+from .syntax import AWAITED_USE, Node, escaping
 
 #: nodes that are only types, or declarations with no run-time code.
 TYPE_ONLY = frozenset(
@@ -43,19 +43,41 @@ TYPE_ONLY = frozenset(
 )
 
 
+def walk(binder: Binder) -> None:
+    """Empty the binder's work stack, calling each step's handler (``Binder.run``).
+
+    The most frequent steps (reads, member accesses, calls: over half of them) are called by name: compiled,
+    that is a direct call, where a call through the handler object checks its arguments again each time.
+    """
+    stack = binder.stack
+    pop = stack.pop
+    identifier, member, call = expr.visit_identifier, expr.visit_member, expr.visit_call
+    while stack:
+        # not ``scope``: a step's third item may be None (``Binder.closing``), and compiled code checks types.
+        handler, node, inside, use = pop()
+        if handler is identifier:
+            expr.visit_identifier(binder, node, inside, use)
+        elif handler is member:
+            expr.visit_member(binder, node, inside, use)
+        elif handler is call:
+            expr.visit_call(binder, node, inside, use)
+        else:
+            handler(binder, node, inside, use)
+
+
 def safe_children(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit_all(node.named_children, scope, SAFE_USE)
+    binder.visit_named(node, scope, SAFE_USE)
 
 
 def visit_transparent(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit(expression_child(node), scope, use)
+    binder.visit(binder.kinds.inner(node), scope, use)
 
 
 def escaping_children(why: str) -> Handler:
     use = escaping(why)
 
     def handler(binder: Binder, node: Node, scope: Scope, _: Use) -> None:
-        binder.visit_all(node.named_children, scope, use)
+        binder.visit_named(node, scope, use)
 
     return handler
 

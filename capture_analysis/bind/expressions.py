@@ -17,14 +17,12 @@ from .syntax import (
     AWAITED_USE,
     CONSTRUCTED_USE,
     LOGICAL_ASSIGN,
-    LOGICAL_OPS,
     PATTERN_USE,
     PROTOTYPE_USE,
     Node,
     escaping,
-    expression_child,
     leads_using_declaration,
-    unwrap,
+    named,
     using_declaration,
 )
 
@@ -53,7 +51,7 @@ def visit_shorthand(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_transparent(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit(expression_child(node), scope, use)
+    binder.visit(binder.kinds.inner(node), scope, use)
 
 
 def visit_ternary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
@@ -64,13 +62,14 @@ def visit_ternary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 def visit_binary(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     operator = node.child_by_field_id(binder.fields.operator)
-    inner = use if operator is not None and operator.type in LOGICAL_OPS else SAFE_USE
+    inner = use if operator is not None and operator.kind_id in binder.kinds.logical_operators else SAFE_USE
     binder.visit(node.child_by_field_id(binder.fields.right), scope, inner)
     binder.visit(node.child_by_field_id(binder.fields.left), scope, inner)
 
 
 def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    children = [c for c in node.named_children if c.type != "comment"]
+    comment = binder.kinds.comment
+    children = [c for c in named(node) if c.kind_id != comment]
     if not children:
         return
     if leads_using_declaration(children[0], binder.data):
@@ -83,19 +82,24 @@ def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_object(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit_all(node.named_children, scope, escaping("stored in an object literal"))
+    binder.visit_named(node, scope, escaping("stored in an object literal"))
 
 
 def visit_pair(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit(node.child_by_field_id(binder.fields.value), scope, escaping("stored in an object literal"))
+    value = node.child_by_field_id(binder.fields.value)
+    binder.visit(value, scope, escaping("stored in an object literal"))
+    # A computed key, the only one with code in it, begins with ``[``: without one before the value, the key
+    # is a name, a string or a number, and is not looked up.
+    if value is not None and binder.data.find(b"[", node.start_byte, value.start_byte) < 0:
+        return
     key = node.child_by_field_id(binder.fields.key)
-    if key is not None and key.type == "computed_property_name":
+    if key is not None and key.kind_id == binder.kinds.computed_property_name:
         binder.visit(key, scope, SAFE_USE)
 
 
 def visit_jsx_element_name(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     name = node.child_by_field_id(binder.fields.name)
-    for child in reversed(node.named_children):
+    for child in reversed(named(node)):
         if child == name:
             if child.type == "identifier" and binder.text(child)[:1].isupper():
                 binder.reference(child, scope, read=True, write=False, use=escaping("rendered as a JSX element"))
@@ -109,23 +113,26 @@ def visit_jsx_element_name(binder: Binder, node: Node, scope: Scope, use: Use) -
 
 
 def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    callee = node.child_by_field_id(binder.fields.function) or node.child_by_field_id(binder.fields.constructor)
+    kinds = binder.kinds
+    is_new = node.kind_id == kinds.new_expression
+    # ``f()`` has a ``function``, ``new F()`` a ``constructor``: only that field is looked up.
+    callee = node.child_by_field_id(binder.fields.constructor if is_new else binder.fields.function)
     arguments = node.child_by_field_id(binder.fields.arguments)
     if arguments is not None:
-        if arguments.type == "arguments":
-            binder.visit_all(arguments.named_children, scope, escaping("passed as an argument"))
+        if arguments.kind_id == kinds.arguments:
+            binder.visit_named(arguments, scope, escaping("passed as an argument"))
         else:
             # A tagged template passes every substituted value to the tag.
             passed = escaping("passed to a template tag")
-            for part in arguments.named_children:
-                if part.type == "template_substitution":
-                    binder.visit_all(part.named_children, scope, passed)
+            for part in named(arguments):
+                if part.kind_id == kinds.template_substitution:
+                    binder.visit_named(part, scope, passed)
     if callee is not None:
-        bare = unwrap(callee)
-        if bare.type == "identifier" and binder.name_of(bare) == "eval" and not optional_call(node):
+        bare = kinds.bare(callee)
+        if bare.kind_id == kinds.identifier and binder.name_of(bare) == "eval" and not optional_call(node):
             ref = binder.reference(bare, scope, read=True, write=False, use=CALLEE_USE)
             binder.eval_calls.append((ref, scope))
-        elif node.kind_id == binder.new_kind:
+        elif is_new:
             # ``new F()``: the object's prototype is ``F.prototype``, whose ``constructor`` is ``F``.
             binder.visit(callee, scope, CONSTRUCTED_USE)
         else:
@@ -138,16 +145,27 @@ def optional_call(node: Node) -> bool:
 
 
 def visit_member(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
+    """The property's name matters to a call (``o.m()``) and for ``prototype``: only then is it looked up.
+
+    The property follows the object: only the text after the object is searched for ``prototype`` (a chain
+    ``a.b(...).c(...)`` nests, and each member spans the members it holds).
+    """
     obj = node.child_by_field_id(binder.fields.object)
-    prop = node.child_by_field_id(binder.fields.property)
-    name = binder.text(prop) if prop is not None else ""
     if use.kind is UseKind.CALLEE:
+        prop = node.child_by_field_id(binder.fields.property)
+        name = binder.text(prop) if prop is not None else ""
         inner = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
-    elif name == "prototype":
+    elif (obj is None or binder.data.find(b"prototype", obj.end_byte, node.end_byte) >= 0) \
+            and is_prototype(binder, node):
         inner = PROTOTYPE_USE  # ``F.prototype.constructor`` is ``F``
     else:
         inner = SAFE_USE
     binder.visit(obj, scope, inner)
+
+
+def is_prototype(binder: Binder, node: Node) -> bool:
+    prop = node.child_by_field_id(binder.fields.property)
+    return prop is not None and binder.data[prop.start_byte:prop.end_byte] == b"prototype"
 
 
 def visit_subscript(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
@@ -169,10 +187,11 @@ def visit_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None
     left = node.child_by_field_id(binder.fields.left)
     right = node.child_by_field_id(binder.fields.right)
     if left is None:
-        binder.visit_all(node.named_children, scope, SAFE_USE)
+        binder.visit_named(node, scope, SAFE_USE)
         return
-    target = unwrap(left)
-    if target.type == "identifier":
+    kinds = binder.kinds
+    target = kinds.bare(left)
+    if target.kind_id == kinds.identifier:
         ref = binder.reference(target, scope, read=False, write=True, effect=node.end_byte - 1)
         binder.name_literal(right, ref.name)
         if use.kind is UseKind.SAFE:
@@ -184,12 +203,12 @@ def visit_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None
         else:
             binder.visit(right, scope, escaping("assigned, and the assignment's value is used"))
         return
-    if target.type in ("member_expression", "subscript_expression"):
+    if target.kind_id in kinds.members:
         prop = target.child_by_field_id(binder.fields.property)
         if prop is not None and right is not None:
             binder.name_literal(right, binder.text(prop))
         right_use = escaping("stored into a property")
-    elif target.type == "object_pattern":
+    elif target.kind_id == kinds.object_pattern:
         right_use = PATTERN_USE
     else:
         right_use = SAFE_USE  # ``[a, b] = v`` iterates the value: a function is not iterable
@@ -204,8 +223,8 @@ def visit_augmented_assignment(binder: Binder, node: Node, scope: Scope, use: Us
     logical = operator is not None and operator.type in LOGICAL_ASSIGN
     if left is None:
         return
-    target = unwrap(left)
-    if target.type == "identifier":
+    target = binder.kinds.bare(left)
+    if target.kind_id == binder.kinds.identifier:
         ref = binder.reference(target, scope, read=True, write=True, effect=node.end_byte - 1)
         if logical and use.kind is UseKind.SAFE:
             binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))

@@ -25,7 +25,7 @@ from ..model import (
     UseKind,
 )
 from .patterns import later_declare
-from .syntax import Node, escaping, has_decorator
+from .syntax import Node, escaping, has_decorator, named
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -65,6 +65,10 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         return  # overload signature or abstract member: no run-time function
     # One pass over the children: the unnamed tokens, the decorators, and the head's end
     # (the ``=>`` of an arrow or the ``function`` keyword, else the first token).
+    # The tokens are told by kind id: only the ones ``closure_kind`` asks about are named.
+    kinds = binder.kinds
+    decorator_kind = kinds.decorator
+    function_words = kinds.function_words
     words: set[str] = set()
     decorators: list[Node] = []
     head_end = -1
@@ -72,14 +76,15 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     for index, child in enumerate(node.children):
         if index == 0:
             first_end = child.end_byte
-        if child.is_named:
-            if child.kind_id == binder.decorator_kind:
-                decorators.append(child)
+        child_kind = child.kind_id
+        if child_kind == decorator_kind:
+            decorators.append(child)
         else:
-            word = child.type
-            words.add(word)
-            if head_end < 0 and (word == "=>" or word == "function"):
-                head_end = child.end_byte
+            word = function_words.get(child_kind)
+            if word is not None:
+                words.add(word)
+                if head_end < 0 and (word == "=>" or word == "function"):
+                    head_end = child.end_byte
     name_node = node.child_by_field_id(binder.fields.name)
     kind = closure_kind(binder, node, ntype, words, name_node)
     is_declaration = kind is ClosureKind.FUNCTION_DECLARATION
@@ -107,22 +112,22 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         outer = Scope(ScopeKind.FUNCTION_NAME, node.start_byte, node.end_byte, scope, closure)
         binder.later_close(outer)
         binder.declare(name_node, BindingKind.FUNCTION_NAME, outer, node.start_byte).init_closure = closure
-    if ntype == "method_definition" and name_node is not None and name_node.type == "computed_property_name":
+    if ntype == "method_definition" and name_node is not None and name_node.kind_id == kinds.computed_property_name:
         binder.visit(name_node, scope, SAFE_USE)
     fscope = Scope(ScopeKind.FUNCTION, node.start_byte, node.end_byte, outer, closure)
     closure.scope = fscope
     closure.body_start = body.start_byte if body is not None else node.end_byte
     binder.later_close(fscope)
     if body is not None:
-        if body.kind_id == binder.block_kind:
-            binder.visit_all(body.named_children, fscope, SAFE_USE)
+        if body.kind_id == kinds.statement_block:
+            binder.visit_named(body, fscope, SAFE_USE)
         else:
             binder.visit(body, fscope, escaping("returned"))
     params = node.child_by_field_id(binder.fields.parameters)
     if params is not None:
         fscope.parameters = (params.start_byte, params.end_byte)
         fscope.parameter_expressions = parameter_expressions(binder, params)
-        for param in reversed(params.named_children):
+        for param in reversed(named(params)):
             parameter(binder, param, fscope)
     elif ntype == "arrow_function":
         single = node.child_by_field_id(binder.fields.parameter)
@@ -143,18 +148,20 @@ def in_block(binder: Binder, block: Scope, binding: Binding, statement: int) -> 
 
 def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
     """Parameters are initialized left to right: each one at the end of its own default."""
-    if param.type not in ("required_parameter", "optional_parameter"):
-        if param.type in ("identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"):
-            default = param.child_by_field_id(binder.fields.right) if param.type == "assignment_pattern" else None
+    kinds = binder.kinds
+    kind = param.kind_id
+    if kind not in kinds.parameters:
+        if kind in kinds.plain_parameters:
+            default = param.child_by_field_id(binder.fields.right) if kind == kinds.assignment_pattern else None
             source = (default.start_byte, default.end_byte) if default is not None else None
             later_declare(binder, param, fscope, BindingKind.PARAM, param.end_byte, None, fscope, None, source)
         return
     pattern = param.child_by_field_id(binder.fields.pattern)
     value = param.child_by_field_id(binder.fields.value)
     visit_decorators(binder, param, fscope)
-    if pattern is None or pattern.type == "this":
+    if pattern is None or pattern.kind_id == kinds.this:
         return
-    if pattern.type == "identifier":
+    if pattern.kind_id == kinds.identifier:
         binding = binder.declare(pattern, BindingKind.PARAM, fscope, param.end_byte)
         if value is not None:
             binder.name_literal(value, binding.name)
@@ -174,7 +181,7 @@ def parameter_expressions(binder: Binder, params: Node) -> bool:
     if binder.data.find(b"=", params.start_byte, params.end_byte) < 0 \
             and binder.data.find(b"[", params.start_byte, params.end_byte) < 0:
         return False
-    work = list(params.named_children)
+    work = named(params)
     while work:
         node = work.pop()
         kind = node.type
@@ -183,13 +190,17 @@ def parameter_expressions(binder: Binder, params: Node) -> bool:
         if kind in ("required_parameter", "optional_parameter") and node.child_by_field_id(binder.fields.value):
             return True
         if kind not in ("type_annotation", "comment", "decorator"):
-            work.extend(node.named_children)
+            work.extend(named(node))
     return False
 
 
 def visit_decorators(binder: Binder, node: Node, scope: Scope) -> None:
-    for child in node.named_children:
-        if child.type == "decorator":
+    """A decorator begins with ``@``: where the node's text has none, its children are not looked at."""
+    if binder.data.find(b"@", node.start_byte, node.end_byte) < 0:
+        return
+    decorator = binder.kinds.decorator
+    for child in named(node):
+        if child.kind_id == decorator:
             binder.visit(child, scope, SAFE_USE)
 
 
@@ -199,7 +210,7 @@ def function_body(binder: Binder, closure: Closure, node: Node, body: Node | Non
     closure.body_start = body.start_byte if body is not None else node.start_byte
     binder.later_close(fscope)
     if body is not None:
-        binder.visit_all(body.named_children, fscope, SAFE_USE)
+        binder.visit_named(body, fscope, SAFE_USE)
 
 
 # -- classes ----------------------------------------------------------------------------------------
@@ -211,37 +222,42 @@ def visit_class(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     body = node.child_by_field_id(binder.fields.body)
     binder.pending_init.pop(node.start_byte, None)
     binder.names.pop(node.start_byte, None)
-    if node.type != "class" and name_node is not None:
+    kinds = binder.kinds
+    if node.kind_id != kinds.class_expression and name_node is not None:
         binder.declare(name_node, BindingKind.CLASS, scope, node.end_byte)
     class_scope = binder.open_scope(ScopeKind.CLASS, node, scope)
     if name_node is not None and body is not None:
-        class_scope.decorated = has_decorator(node) or any(
-            member.type == "decorator" or has_decorator(member) for member in body.named_children)
+        # Decorators begin with ``@``: a class whose text has none has none, and its members are not looked at.
+        class_scope.decorated = binder.data.find(b"@", node.start_byte, node.end_byte) >= 0 and (
+            has_decorator(node) or any(
+                member.type == "decorator" or has_decorator(member) for member in named(body)))
         # Bound once every element is defined (ES2022 ClassDefinitionEvaluation): at the class's end.
         binder.declare(name_node, BindingKind.CLASS_NAME, class_scope, node.end_byte)
     if body is not None:
         class_members(binder, body, class_scope)
-    for child in reversed(node.named_children):
-        if child.type == "class_heritage":
+    for child in reversed(named(node)):
+        kind = child.kind_id
+        if kind == kinds.class_heritage:
             binder.visit(child, class_scope, SAFE_USE)
-        elif child.type == "decorator":
+        elif kind == kinds.decorator:
             binder.visit(child, scope, SAFE_USE)
 
 
 def class_members(binder: Binder, body: Node, scope: Scope) -> None:
     """Methods, accessors and instance fields live as long as the class does; static code runs now."""
     member_use = escaping("member of a class, reachable through the class and its instances")
-    for member in reversed(body.named_children):
-        mtype = member.type
-        if mtype == "method_definition":
+    kinds = binder.kinds
+    for member in reversed(named(body)):
+        mtype = member.kind_id
+        if mtype == kinds.method_definition:
             binder.visit(member, scope, member_use)
-        elif mtype in ("public_field_definition", "field_definition"):
+        elif mtype in kinds.fields:
             field(binder, member, scope, member_use)
-        elif mtype == "class_static_block":
+        elif mtype == kinds.class_static_block:
             block = binder.new_closure(ClosureKind.STATIC_BLOCK, "static", member, scope.closure,
                                        member.start_byte, CALLEE_USE)
             function_body(binder, block, member, member.child_by_field_id(binder.fields.body), scope)
-        elif mtype == "decorator":
+        elif mtype == kinds.decorator:
             binder.visit(member, scope, SAFE_USE)
 
 
@@ -249,7 +265,9 @@ def field(binder: Binder, member: Node, scope: Scope, member_use: Use) -> None:
     """A field initializer is function-like: it runs later, at construction (or now, if static)."""
     value = member.child_by_field_id(binder.fields.value)
     name = member.child_by_field_id(binder.fields.name) or member.child_by_field_id(binder.fields.property)
-    is_static = any(c.type == "static" for c in member.children)
+    # ``static`` is a token of the member's: one whose text has no ``static`` is not static.
+    is_static = binder.data.find(b"static", member.start_byte, member.end_byte) >= 0 and any(
+        c.type == "static" for c in member.children)
     if value is not None:
         label = binder.text(name) if name is not None else None
         initializer = binder.new_closure(ClosureKind.FIELD_INITIALIZER, label, value, scope.closure,
@@ -261,7 +279,7 @@ def field(binder: Binder, member: Node, scope: Scope, member_use: Use) -> None:
         initializer.body_start = value.start_byte
         binder.later_close(fscope)
         binder.visit(value, fscope, escaping("stored into a class field"))
-    if name is not None and name.type == "computed_property_name":
+    if name is not None and name.kind_id == binder.kinds.computed_property_name:
         binder.visit(name, scope, SAFE_USE)
     visit_decorators(binder, member, scope)
 
@@ -295,13 +313,14 @@ def visit_enum(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         return
     members = binder.open_scope(ScopeKind.ENUM, body, scope)
     names: set[str] = set()
-    for member in body.named_children:
+    entries = named(body)
+    for member in entries:
         key = member.child_by_field_id(binder.fields.name) if member.type == "enum_assignment" else member
         if key is not None and key.type in ("property_identifier", "identifier"):
             names.add(binder.name_of(key))
         elif key is not None and key.type == "string":
             names.add(binder.text(key)[1:-1])
     members.members = frozenset(names)
-    for member in reversed(body.named_children):
+    for member in reversed(entries):
         if member.type == "enum_assignment":
             binder.visit(member.child_by_field_id(binder.fields.value), members, SAFE_USE)

@@ -18,21 +18,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, Use, UseKind
-from .syntax import Node, escaping, unwrap
+from .syntax import DEFAULT, IGNORED, LIST, MEMBER, NAME, OTHER, PAIR, Node, escaping, named
 
 if TYPE_CHECKING:
     from .binder import Binder
 
-#: what a pattern binds or writes: ``a`` in ``[a] = v``, ``{a} = v``, ``{a = 1} = v``.
-NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"})
-#: targets that are evaluated, not bound: ``[o.p, o[k]] = v`` (assignments only).
-MEMBERS = frozenset({"member_expression", "subscript_expression"})
-#: parts whose children are patterns again; an assignment's target parses as ``array``/``object``.
-LISTS = frozenset({"array_pattern", "object_pattern", "rest_pattern", "array", "object", "spread_element"})
-PAIRS = frozenset({"pair_pattern", "pair"})
-#: ``a = 1`` inside a pattern: the default applies when the source holds ``undefined``.
-DEFAULTS = frozenset({"assignment_pattern", "object_assignment_pattern", "assignment_expression"})
 DEFAULT_USE = escaping("default value of a destructuring")
+
+
 
 #: called with a name node of the pattern and its default value, if it has one.
 Leaf = Callable[[Node, "Node | None"], None]
@@ -40,38 +33,40 @@ Leaf = Callable[[Node, "Node | None"], None]
 
 def walk(binder: Binder, node: Node, scope: Scope, effect: int, leaf: Leaf) -> None:
     """Every name of the pattern goes to ``leaf``; the rest is visited in ``scope``, taking effect at ``effect``."""
-    top = unwrap(node)
+    kinds = binder.kinds
+    shapes = kinds.pattern_shapes
+    top = kinds.bare(node)
     work = [node]
     while work:
-        target = unwrap(work.pop())
-        kind = target.type
-        if kind in NAMES:
+        target = kinds.bare(work.pop())
+        shape = shapes.get(target.kind_id, OTHER)
+        if shape == NAME:
             leaf(target, None)
-        elif kind in MEMBERS:
+        elif shape == MEMBER:
             if target is top or target == top:
                 binder.visit(target, scope, SAFE_USE)
             else:
                 visit_in_pattern(binder, target, scope, SAFE_USE, effect)
-        elif kind in LISTS:
-            work.extend(target.named_children)
-        elif kind in PAIRS:
+        elif shape == LIST:
+            work.extend(named(target))
+        elif shape == PAIR:
             value = target.child_by_field_id(binder.fields.value)
             if value is not None:
                 work.append(value)
             key = target.child_by_field_id(binder.fields.key)
-            if key is not None and key.type == "computed_property_name":
+            if key is not None and key.kind_id == kinds.computed_property_name:
                 visit_in_pattern(binder, key, scope, SAFE_USE, effect)
-        elif kind in DEFAULTS:
+        elif shape == DEFAULT:
             left = target.child_by_field_id(binder.fields.left)
             right = target.child_by_field_id(binder.fields.right)
-            name = unwrap(left) if left is not None else None
-            if name is not None and name.type in NAMES:
+            name = kinds.bare(left) if left is not None else None
+            if name is not None and shapes.get(name.kind_id, OTHER) == NAME:
                 leaf(name, right)
             else:
                 visit_in_pattern(binder, right, scope, DEFAULT_USE, effect)
                 if left is not None:
                     work.append(left)
-        elif kind not in ("comment", "type_annotation"):
+        elif shape != IGNORED:
             binder.visit(target, scope, SAFE_USE)
 
 

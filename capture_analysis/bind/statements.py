@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
-from ..parsing import DECLARED_FUNCTIONS, FUNCTION_NODES
 from .patterns import later_declare, later_write
-from .syntax import PATTERN_USE, Node, escaping, unwrap, using_declaration
+from .syntax import PATTERN_USE, Node, escaping, named, using_declaration
 
 if TYPE_CHECKING:
     from .binder import Binder
@@ -23,16 +22,21 @@ if TYPE_CHECKING:
 
 def visit_block(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     inner = binder.open_scope(ScopeKind.BLOCK, node, scope)
-    children = node.named_children
-    if node.type == "switch_body":
-        inner.case_ends = tuple(child.end_byte for child in children if child.type != "comment")
-    binder.visit_all(children, inner, SAFE_USE)
+    kinds = binder.kinds
+    if node.kind_id == kinds.switch_body:
+        comment = kinds.comment
+        children = named(node)
+        inner.case_ends = tuple(child.end_byte for child in children if child.kind_id != comment)
+        binder.visit_all(children, inner, SAFE_USE)
+    else:
+        binder.visit_named(node, inner, SAFE_USE)
 
 
 def visit_if(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """``if (c) function f() {}`` (sloppy mode): a bare clause's declaration is in a block of its own."""
-    for child in reversed(node.named_children):
-        if child.type in DECLARED_FUNCTIONS:
+    declared = binder.kinds.declared_functions
+    for child in reversed(named(node)):
+        if child.kind_id in declared:
             binder.visit(child, binder.open_scope(ScopeKind.BLOCK, child, scope), SAFE_USE)
         else:
             binder.visit(child, scope, SAFE_USE)
@@ -57,7 +61,7 @@ def visit_catch(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     if param is not None and param.type != "identifier":
         binder.pattern_catches.add(inner)
     if body is not None:
-        binder.visit_all(body.named_children, inner, SAFE_USE)
+        binder.visit_named(body, inner, SAFE_USE)
     if param is not None:
         later_declare(binder, param, inner, BindingKind.CATCH, param.end_byte, None, inner)
 
@@ -78,9 +82,9 @@ def visit_loop_body(binder: Binder, body: Node | None, scope: Scope, loop: Loop)
     """A loop body block is a fresh scope instance on every iteration."""
     if body is None:
         return
-    if body.type == "statement_block":
+    if body.kind_id == binder.kinds.statement_block:
         inner = binder.open_scope(ScopeKind.BLOCK, body, scope, loop)
-        binder.visit_all(body.named_children, inner, SAFE_USE)
+        binder.visit_named(body, inner, SAFE_USE)
     else:
         binder.visit(body, scope, SAFE_USE)
 
@@ -92,7 +96,7 @@ def visit_for(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     body = node.child_by_field_id(binder.fields.body)
     loop = new_loop(binder, node, scope, [condition, increment, body], increment)
     using = init is not None and using_declaration(init, binder.data)
-    lexical = init is not None and (init.type == "lexical_declaration" or using)
+    lexical = init is not None and (init.kind_id == binder.kinds.lexical_declaration or using)
     loop.copies_head = lexical
     head = binder.open_scope(ScopeKind.LOOP_HEAD, node, scope, loop) if lexical else scope
     visit_loop_body(binder, body, head, loop)
@@ -105,7 +109,7 @@ def visit_for(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         assert init is not None
         keyword = init.child_by_field_id(binder.fields.kind)
         kind = BindingKind.CONST if keyword is not None and binder.text(keyword) == "const" else BindingKind.LET
-        for declarator in reversed(init.named_children):
+        for declarator in reversed(named(init)):
             if declarator.type == "variable_declarator":
                 bind_declarator(binder, declarator, kind, head, loop)
     else:
@@ -154,14 +158,21 @@ def visit_while(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 # -- declarations -----------------------------------------------------------------------------------
 
 
+#: the keyword of a declaration; another one (``using``, or none at all) declares as ``using`` does.
+DECLARING = {b"let": BindingKind.LET, b"const": BindingKind.CONST, b"var": BindingKind.VAR}
+
+
 def visit_declaration(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    keyword = node.child_by_field_id(binder.fields.kind)
-    word = binder.text(keyword) if keyword is not None else "var"
-    if node.type == "variable_declaration":
-        word = "var"
-    kind = {"let": BindingKind.LET, "const": BindingKind.CONST, "var": BindingKind.VAR}.get(word, BindingKind.USING)
-    for declarator in reversed(node.named_children):
-        if declarator.type == "variable_declarator":
+    kinds = binder.kinds
+    if node.kind_id == kinds.variable_declaration:
+        kind = BindingKind.VAR  # its keyword is not looked up: it is ``var``
+    else:
+        keyword = node.child_by_field_id(binder.fields.kind)
+        word = binder.data[keyword.start_byte:keyword.end_byte] if keyword is not None else b"var"
+        kind = DECLARING.get(word, BindingKind.USING)
+    declarator_kind = kinds.variable_declarator
+    for declarator in reversed(named(node)):
+        if declarator.kind_id == declarator_kind:
             bind_declarator(binder, declarator, kind, scope)
 
 
@@ -199,8 +210,9 @@ def declare_one(binder: Binder, node: Node, name: Node | None, value: Node | Non
     else:
         target = scope
         init_offset = node.end_byte
-    if name.type != "identifier":
-        binder.visit(value, scope, PATTERN_USE if name.type == "object_pattern" else SAFE_USE)
+    kinds = binder.kinds
+    if name.kind_id != kinds.identifier:
+        binder.visit(value, scope, PATTERN_USE if name.kind_id == kinds.object_pattern else SAFE_USE)
         later_declare(binder, name, target, kind, init_offset, loop, scope,
                       node.end_byte - 1 if value is not None else None,
                       (value.start_byte, value.end_byte) if value is not None else None)
@@ -211,31 +223,38 @@ def declare_one(binder: Binder, node: Node, name: Node | None, value: Node | Non
     if kind is BindingKind.VAR:
         binder.reference(name, scope, read=False, write=True, declaration_write=True, effect=node.end_byte - 1)
     else:
-        literal = unwrap(value)
-        if literal.type in FUNCTION_NODES:
+        literal = kinds.bare(value)
+        if literal.kind_id in kinds.function_nodes:
             binder.pending_init[literal.start_byte] = binding
     binder.name_literal(value, binding.name)
     binder.visit(value, scope, Use(UseKind.FLOW, "initialized", binding))
 
 
+def has_type_token(binder: Binder, node: Node) -> bool:
+    """Does ``node`` have a ``type`` child (``import type``, ``export type``)?  Not where its text has no ``type``."""
+    return binder.data.find(b"type", node.start_byte, node.end_byte) >= 0 and any(
+        c.type == "type" for c in node.children)
+
+
 def visit_import(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    if any(c.type == "type" for c in node.children):
+    if has_type_token(binder, node):
         return  # ``import type { T }``: no run-time binding
     module_scope = binder.function_scope(scope)
-    pending = [c for c in node.named_children if c.type == "import_clause"]
+    children = named(node)
+    pending = [c for c in children if c.type == "import_clause"]
     while pending:
         part = pending.pop()
         if part.type == "identifier":
             binder.declare(part, BindingKind.IMPORT, module_scope, 0)
         elif part.type == "import_specifier":
-            if any(c.type == "type" for c in part.children):
+            if has_type_token(binder, part):
                 continue
             alias = part.child_by_field_id(binder.fields.alias) or part.child_by_field_id(binder.fields.name)
             if alias is not None and alias.type == "identifier":
                 binder.declare(alias, BindingKind.IMPORT, module_scope, 0)
         elif part.type in ("import_clause", "named_imports", "namespace_import"):
-            pending.extend(part.named_children)
-    for child in node.named_children:
+            pending.extend(named(part))
+    for child in children:
         if child.type == "import_require_clause":
             name = child.named_children[0] if child.named_child_count else None
             if name is not None and name.type == "identifier":
@@ -243,16 +262,16 @@ def visit_import(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_export(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    if any(c.type == "type" for c in node.children):
+    if has_type_token(binder, node):
         return  # ``export type { T }``
     value = node.child_by_field_id(binder.fields.value)
     re_export = node.child_by_field_id(binder.fields.source) is not None
     exported = escaping("exported")
-    for child in reversed(node.named_children):
+    for child in reversed(named(node)):
         if child.type == "export_clause":
             if re_export:
                 continue  # ``export { a } from "m"`` names nothing local
-            for spec in child.named_children:
+            for spec in named(child):
                 name = spec.child_by_field_id(binder.fields.name)
                 if spec.type == "export_specifier" and name is not None and name.type == "identifier":
                     binder.reference(name, scope, read=True, write=False, use=exported)

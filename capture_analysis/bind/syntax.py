@@ -12,6 +12,7 @@ from functools import cache
 import tree_sitter
 
 from ..model import Use, UseKind
+from ..parsing import DECLARED_FUNCTIONS, FUNCTION_NODES
 
 Node = tree_sitter.Node
 
@@ -24,8 +25,32 @@ LOGICAL_ASSIGN = frozenset({"||=", "&&=", "??="})
 LOGICAL_OPS = frozenset({"&&", "||", "??"})
 
 
+#: ``named`` takes ``Node.named_children`` of a node with more named children than this: ``named_child(i)``
+#: walks the children from the first each time, so a wide node would cost the square of its width.
+WIDE = 32
+
+
+def named(node: Node) -> list[Node]:
+    """``node.named_children``, without a ``Node`` for every token.
+
+    ``named_children`` makes a Python ``Node`` of each child, named or not (the brackets, commas and
+    keywords), and keeps them all in a list on ``node``; one ``named_child(i)`` per named child makes
+    only those (the bind of the TypeScript part: 0.55x the parse compiled before, see
+    docs/performance.md, "The binder's walk").
+    """
+    count = node.named_child_count
+    if count > WIDE:
+        return node.named_children
+    found: list[Node] = []
+    for i in range(count):
+        child = node.named_child(i)
+        if child is not None:
+            found.append(child)
+    return found
+
+
 def expression_child(node: Node) -> Node | None:
-    """The value-carrying child of a transparent wrapper."""
+    """The value-carrying child of a transparent wrapper (``Kinds.inner``, by name)."""
     if node.type == "type_assertion":
         return node.named_children[-1] if node.named_child_count else None
     for child in node.named_children:
@@ -35,7 +60,7 @@ def expression_child(node: Node) -> Node | None:
 
 
 def unwrap(node: Node) -> Node:
-    """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f``."""
+    """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f`` (``Kinds.bare``, by name)."""
     while node.type in TRANSPARENT:
         inner = expression_child(node)
         if inner is None:
@@ -51,7 +76,7 @@ def using_declaration(node: Node, data: bytes) -> bool:
     """
     if node.type != "assignment_expression" or node.child_count == 0:
         return False
-    first = node.children[0]
+    first = node.child(0)  # not ``children``, which would make a node of every token of the assignment
     if first.type != "using" or first.is_named:
         return False
     left = node.child_by_field_name("left")
@@ -79,6 +104,115 @@ def decode_identifier_escapes(text: str) -> str:
         return chr(code) if code <= 0x10FFFF else match.group(0)
 
     return IDENTIFIER_ESCAPE.sub(char, text)
+
+
+#: the parts of a destructuring pattern that ``patterns.walk`` tells apart.  What it binds or writes: ``a`` in
+#: ``[a] = v``, ``{a} = v``, ``{a = 1} = v``.
+NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern", "shorthand_property_identifier"})
+#: targets that are evaluated, not bound: ``[o.p, o[k]] = v`` (assignments only).
+MEMBERS = frozenset({"member_expression", "subscript_expression"})
+#: parts whose children are patterns again; an assignment's target parses as ``array``/``object``.
+LISTS = frozenset({"array_pattern", "object_pattern", "rest_pattern", "array", "object", "spread_element"})
+PAIRS = frozenset({"pair_pattern", "pair"})
+#: ``a = 1`` inside a pattern: the default applies when the source holds ``undefined``.
+DEFAULTS = frozenset({"assignment_pattern", "object_assignment_pattern", "assignment_expression"})
+#: what ``walk`` does with a node, by the set above its kind is in (``Kinds.pattern_shapes``); ``IGNORED``:
+#: comments and type annotations; ``OTHER``: anything else, visited as an expression.
+NAME, MEMBER, LIST, PAIR, DEFAULT, IGNORED, OTHER = range(7)
+SHAPES = ((NAMES, NAME), (MEMBERS, MEMBER), (LISTS, LIST), (PAIRS, PAIR), (DEFAULTS, DEFAULT),
+          (frozenset({"comment", "type_annotation"}), IGNORED))
+
+
+class Kinds:
+    """The ids of the node kinds that the handlers test, in one grammar (they differ between TypeScript and TSX).
+
+    ``Node.type`` builds the kind's name as a new string on every call, which is then hashed or compared;
+    ``Node.kind_id`` is a small int.  The binder asks what a node is several times per node, so it asks by id.
+    """
+
+    def __init__(self, language: tree_sitter.Language):
+        def named(name: str) -> int:
+            found = language.id_for_node_kind(name, True)
+            if found is None:
+                raise ValueError(f"the grammar has no node kind named {name}")
+            return found
+
+        def present(names: frozenset[str] | tuple[str, ...]) -> frozenset[int]:
+            """The ids of those of ``names`` that this grammar has (TSX has no ``<T>x``, no ``type_assertion``)."""
+            found = (language.id_for_node_kind(name, True) for name in names)
+            return frozenset(kind for kind in found if kind is not None)
+
+        def token(text: str) -> int:
+            found = language.id_for_node_kind(text, False)
+            if found is None:
+                raise ValueError(f"the grammar has no token {text!r}")
+            return found
+
+        self.arguments = named("arguments")
+        self.assignment_expression = named("assignment_expression")
+        self.assignment_pattern = named("assignment_pattern")
+        self.await_expression = named("await_expression")
+        self.class_heritage = named("class_heritage")
+        self.class_expression = named("class")
+        self.class_static_block = named("class_static_block")
+        self.comment = named("comment")
+        self.computed_property_name = named("computed_property_name")
+        self.decorator = named("decorator")
+        self.identifier = named("identifier")
+        self.lexical_declaration = named("lexical_declaration")
+        self.method_definition = named("method_definition")
+        self.new_expression = named("new_expression")
+        self.object_pattern = named("object_pattern")
+        self.statement_block = named("statement_block")
+        self.switch_body = named("switch_body")
+        self.template_substitution = named("template_substitution")
+        self.this = named("this")
+        self.type_assertion = language.id_for_node_kind("type_assertion", True) or -1
+        self.variable_declaration = named("variable_declaration")
+        self.variable_declarator = named("variable_declarator")
+        self.declared_functions = frozenset(named(name) for name in DECLARED_FUNCTIONS)
+        self.fields = present(("public_field_definition", "field_definition"))
+        self.function_nodes = frozenset(named(name) for name in FUNCTION_NODES)
+        self.members = frozenset((named("member_expression"), named("subscript_expression")))
+        self.parameters = frozenset((named("required_parameter"), named("optional_parameter")))
+        #: what a parameter list holds besides ``required_parameter`` and ``optional_parameter`` that declares names.
+        self.plain_parameters = frozenset(named(name) for name in (
+            "identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"))
+        self.transparent = present(TRANSPARENT)
+        self.logical_operators = frozenset(token(text) for text in LOGICAL_OPS)
+        #: the tokens of a function's head that ``functions.visit_function`` looks for, and their text.
+        self.function_words = {token(text): text for text in ("async", "get", "set", "*", "=>", "function")}
+        self.head_ends = frozenset((token("=>"), token("function")))
+        #: ``patterns.walk``'s shape of each kind it tells apart (``SHAPES``).
+        self.pattern_shapes = {kind: shape for names, shape in SHAPES for kind in present(names)}
+
+    def inner(self, node: Node) -> Node | None:
+        """The value-carrying child of a transparent wrapper."""
+        if node.kind_id == self.type_assertion:
+            count = node.named_child_count
+            return node.named_child(count - 1) if count else None
+        comment = self.comment
+        for i in range(node.named_child_count):
+            child = node.named_child(i)
+            if child is not None and child.kind_id != comment:
+                return child
+        return None
+
+    def bare(self, node: Node) -> Node:
+        """Strip parentheses and type assertions: ``((f as any)!)`` -> ``f``."""
+        transparent = self.transparent
+        while node.kind_id in transparent:
+            inner = self.inner(node)
+            if inner is None:
+                return node
+            node = inner
+        return node
+
+
+@cache
+def kinds(language: tree_sitter.Language) -> Kinds:
+    """The kind ids of ``language``, looked up once."""
+    return Kinds(language)
 
 
 @cache
