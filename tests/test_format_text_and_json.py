@@ -61,7 +61,7 @@ def test_binding_records_are_what_the_compact_encoder_writes():
     ''')
     analysis = analyze(code, "records.ts")
     records = JsonText(analysis.source)
-    texts = [records.binding(d) for d in analysis.decisions]
+    texts = records.bindings(analysis.decisions).split("\n")
     assert {d.storage.value for d in analysis.decisions} >= {"module", "box", "context", "value"}
     assert any(d.site is not None for d in analysis.decisions)
     for text in texts:

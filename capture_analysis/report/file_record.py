@@ -108,7 +108,7 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         functions.append(COMPACT(function))
     return {
         "path": source.path,
-        "bindings": "\n".join([records.binding(d) for d in analysis.decisions]) if complete else None,
+        "bindings": records.bindings(analysis.decisions) if complete else None,
         "functions": "\n".join(functions),
         "allocating": allocating if complete else list(range(len(allocating))),
         "diagnostics": [diagnostic_record(analysis, records, d) for d in diagnostics],
