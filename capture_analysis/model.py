@@ -486,3 +486,24 @@ class FileModel:
     closures: list[Closure]
     bindings: list[Binding]
     references: list[Reference]
+
+    def release(self) -> None:
+        """Breaks the model's cycles (a scope and its bindings, a binding and its references or the closure it
+        is initialized with, a closure and its scope, children and ``arguments`` uses), once nothing will read
+        the model again: refcounting then frees it as soon as its analysis is dropped, and the collection after
+        each file (``batch.gc_tuning``) has little left to scan.  The model is unusable afterwards."""
+        for closure in self.closures:
+            closure.children.clear()
+            closure.arguments_uses.clear()
+            closure.scope = None
+            closure.binding = None
+            closure.arguments_write = None
+            closure.arguments_callee = None
+            closure.arguments_exposes = None
+        for binding in self.bindings:
+            binding.references.clear()
+            binding.init_closure = None
+            scope = binding.scope
+            scope.declarations.clear()
+            scope.shadowed = None
+            scope.block_functions = None

@@ -14,7 +14,7 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnose import Diagnostic
-from ..model import BindingKind, Closure, Storage
+from ..model import BindingKind, Closure, ClosureKind, Storage
 from ..results import Decision, FunctionReport, Retention
 from ..source import Position, SourceFile
 
@@ -24,8 +24,8 @@ RETAINERS_SHOWN = 5
 
 #: an enum member's ``value`` as a JSON string, by the member's ``id``: a lookup by the member itself would
 #: hash it with ``Enum.__hash__``, which is Python code even in the compiled build.
-_WORD_TEXT: dict[int, str] = {id(member): encode_basestring(member.value) for kind in (BindingKind, Storage)
-                              for member in kind}
+_WORD_TEXT: dict[int, str] = {id(member): encode_basestring(member.value)
+                              for kind in (BindingKind, Storage, ClosureKind) for member in kind}
 #: a JSON string, as the C encoder writes one (``ensure_ascii=False``).
 _string: Callable[[str], str] = encode_basestring
 
@@ -45,6 +45,8 @@ class JsonText:
         self.source = source
         self.refs: dict[Closure, dict[str, Any]] = {}
         self.ref_texts: dict[Closure, str] = {}
+        #: a binding's ``function``: its closure's reference, ``null`` for the module.
+        self.owner_texts: dict[Closure, str] = {}
 
     def closure_ref(self, closure: Closure) -> dict[str, Any]:
         ref = self.refs.get(closure)
@@ -59,6 +61,12 @@ class JsonText:
             text = self.ref_texts[closure] = COMPACT(self.closure_ref(closure))
         return text
 
+    def owner_text(self, closure: Closure) -> str:
+        text = self.owner_texts.get(closure)
+        if text is None:
+            text = self.owner_texts[closure] = "null" if closure.is_module else self.closure_ref_text(closure)
+        return text
+
     def bindings(self, decisions: list[Decision]) -> str:
         """The records of a file's bindings, one per line; their positions found in one sweep (they are sorted)."""
         starts = self.source.positions([decision.binding.start for decision in decisions])
@@ -67,17 +75,16 @@ class JsonText:
     def binding(self, decision: Decision, pos: Position) -> str:
         """The record of one binding declared at ``pos``."""
         binding = decision.binding
-        position = self.source.position
         site = decision.site
         closure = binding.scope.closure
-        function = "null" if closure.is_module else self.closure_ref_text(closure)
         head = (f'{{"name": {_string(binding.name)}, "line": {pos.line}, "column": {pos.column}, '
-                f'"kind": {_WORD_TEXT[id(binding.kind)]}, "function": {function}, '
+                f'"kind": {_WORD_TEXT[id(binding.kind)]}, "function": {self.owner_text(closure)}, '
                 f'"storage": {_WORD_TEXT[id(decision.storage)]}, '
                 f'"site": {"null" if site is None else _string(site.id)}, "captured_by": [')
         captured, writes, steps = decision.captured_by, decision.writes, decision.evidence
         if not captured and not writes and not steps:  # a `local` binding, most of them: nothing to list
             return f'{head}], "writes": [], "reason": {_string(decision.reason)}, "evidence": []}}'
+        position = self.source.position
         written = []
         for write in writes:
             at = position(write.start)
@@ -90,6 +97,17 @@ class JsonText:
         return (f'{head}{", ".join([self.closure_ref_text(c) for c in captured])}], '
                 f'"writes": [{", ".join(written)}], "reason": {_string(decision.reason)}, '
                 f'"evidence": [{", ".join(evidence)}]}}')
+
+    def function_text(self, report: FunctionReport) -> str:
+        """``COMPACT(self.function(report))``, written directly for a function without sites or retentions
+        (most of them), as a binding's record is."""
+        if report.sites or report.retentions:
+            return COMPACT(self.function(report))
+        closure = report.closure
+        return (f'{self.closure_ref_text(closure)[:-1]}, "kind": {_WORD_TEXT[id(closure.kind)]}, '
+                f'"allocations": {{"per_call": 0, "per_iteration": 0, "once": 0, "sites": []}}, '
+                f'"closures": {{"per_call": {report.closures_per_call}, '
+                f'"per_iteration": {report.closures_per_iteration}}}, "retentions": []}}')
 
     def function(self, report: FunctionReport) -> dict[str, Any]:
         closure = report.closure
