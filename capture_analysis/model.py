@@ -488,22 +488,13 @@ class FileModel:
     references: list[Reference]
 
     def release(self) -> None:
-        """Breaks the model's cycles (a scope and its bindings, a binding and its references or the closure it
-        is initialized with, a closure and its scope, children and ``arguments`` uses), once nothing will read
-        the model again: refcounting then frees it as soon as its analysis is dropped, and the collection after
-        each file (``batch.gc_tuning``) has little left to scan.  The model is unusable afterwards."""
+        """Breaks the model's cycles once nothing reads it again (it is unusable after): refcounting then frees
+        it when its analysis is dropped, and the collection after each file (``batch.gc_tuning``) finds little."""
         for closure in self.closures:
             closure.children.clear()
             closure.arguments_uses.clear()
-            closure.scope = None
-            closure.binding = None
-            closure.arguments_write = None
-            closure.arguments_callee = None
-            closure.arguments_exposes = None
+            closure.scope, closure.arguments_write, closure.arguments_callee, closure.arguments_exposes = (None,) * 4
         for binding in self.bindings:
             binding.references.clear()
-            binding.init_closure = None
-            scope = binding.scope
-            scope.declarations.clear()
-            scope.shadowed = None
-            scope.block_functions = None
+            binding.init_closure, binding.scope.shadowed, binding.scope.block_functions = None, None, None
+            binding.scope.declarations.clear()
