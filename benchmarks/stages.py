@@ -5,7 +5,9 @@
 Runs the stages of ``analyze.Analyzer`` one by one (so each is timed alone),
 the suppression comments and severities (``diagnose.shown``) among them, then
 the JSON rendering, and the collection of the file's model as boxcheck runs it
-(``gc_tuning``), and prints one JSON object with the CPU seconds of each
+(``FileModel.release``, then ``gc_tuning``), then the freeing of its tree (tree-sitter's
+work, which ``parse_floor`` counts in the parse: there each ``Parser.parse`` frees the
+tree before it), and prints one JSON object with the CPU seconds of each
 stage (CPU time, which the other work of a shared machine disturbs less than
 wall time).
 ``parse`` is ``Parser.parse`` alone, as in ``parse_floor``; the repair check
@@ -26,6 +28,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 
+from tree_sitter import Tree
+
 from capture_analysis.analyze import FileAnalysis
 from capture_analysis.batch import gc_tuning
 from capture_analysis.batch.loading import LoadError, load
@@ -43,11 +47,13 @@ from capture_analysis.retention import find_retentions
 from .measure import file_list
 
 STAGES = ("read", "parse", "repair check", "repair", "bind", "escape graph", "decide", "allocate", "retain",
-          "diagnose", "suppressions", "record", "render json", "collect")
+          "diagnose", "suppressions", "record", "render json", "collect", "free tree")
 
 
-def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
-    """The stages of one file, each followed by ``lap``; the file's size.  Its analysis is garbage on return."""
+def one_file(path: str, reporter: Reporter, lap: Callable[[str], None], trees: list[Tree]) -> int:
+    """The stages of one file, each followed by ``lap``; the file's size.  Its analysis is garbage on return, its
+    model released as ``batch.outcome.recorded`` releases it; its trees are kept in ``trees``, for the caller to
+    free apart from the collection."""
     source = load(path, 64 * 1024 * 1024)
     if isinstance(source, LoadError):
         return 0
@@ -58,6 +64,7 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     clean = unrepaired(source, tree)
     lap("repair check")
     parsed = clean if clean is not None else repair_parse(tsx_parser, source, tree)
+    trees.extend((tree, parsed.tree))
     syntax = parsed.problems
     lap("repair")
     model = bind(source.data, parsed.tree, syntax, source.path)
@@ -83,6 +90,7 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None]) -> int:
     lap("record")
     reporter.render(record)
     lap("render json")
+    model.release()
     return len(source.data)
 
 
@@ -100,10 +108,13 @@ def main(argv: list[str] | None = None) -> int:
 
     gc_tuning.tune_for_batch()
     size = 0
+    trees: list[Tree] = []
     for name in names:
         with gc_tuning.paused():  # as boxcheck runs a file (outcome.fresh)
-            size += one_file(os.path.join(root, name), reporter, lap)
+            size += one_file(os.path.join(root, name), reporter, lap, trees)
         lap("collect")
+        trees.clear()
+        lap("free tree")
     json.dump({"files": len(names), "bytes": size, "seconds": {stage: seconds[stage] for stage in STAGES}},
               sys.stdout)
     sys.stdout.write("\n")

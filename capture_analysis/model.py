@@ -486,3 +486,15 @@ class FileModel:
     closures: list[Closure]
     bindings: list[Binding]
     references: list[Reference]
+
+    def release(self) -> None:
+        """Breaks the model's cycles once nothing reads it again (it is unusable after): refcounting then frees
+        it when its analysis is dropped, and the collection after each file (``batch.gc_tuning``) finds little."""
+        for closure in self.closures:
+            closure.children.clear()
+            closure.arguments_uses.clear()
+            closure.scope, closure.arguments_write, closure.arguments_callee, closure.arguments_exposes = (None,) * 4
+        for binding in self.bindings:
+            binding.references.clear()
+            binding.init_closure, binding.scope.shadowed, binding.scope.block_functions = None, None, None
+            binding.scope.declarations.clear()

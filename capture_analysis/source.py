@@ -89,6 +89,8 @@ class SourceFile:
     data: bytes = field(init=False)
     _line_starts: list[int] = field(init=False, repr=False)
     _ascii: bool = field(init=False, repr=False)
+    #: the 0-based line of the last offset ``position`` placed: where it looks first (``position``).
+    _last_line: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         if self.text.startswith(BOM):
@@ -121,7 +123,29 @@ class SourceFile:
         return sorted({bisect.bisect_right(starts, offset) for offset in offsets})
 
     def position(self, offset: int) -> Position:
-        line = bisect.bisect_right(self._line_starts, offset) - 1
+        """The position of a byte offset, its line looked for first where the previous call found its own.
+
+        Positions are mostly asked for in source order (a binding's writes and evidence follow it, a
+        diagnostic's end its start), so the line is nearly always that one or the next; ``bisect`` is left
+        for the jumps.
+        """
+        line = _line_from(self._line_starts, self._last_line, offset)
+        if line >= 0:
+            self._last_line = line
+        return self._at(line, offset)
+
+    def positions(self, offsets: list[int]) -> list[Position]:
+        """The positions of many offsets, in one sweep over the lines when they are sorted (a file's bindings
+        are): each line is found from the one before, without disturbing ``position``'s."""
+        starts = self._line_starts
+        found = []
+        line = 0
+        for offset in offsets:
+            line = _line_from(starts, max(line, 0), offset)
+            found.append(self._at(line, offset))
+        return found
+
+    def _at(self, line: int, offset: int) -> Position:
         start = self._line_starts[line]
         if self._ascii:
             return Position(line + 1, offset - start + 1)
@@ -186,6 +210,20 @@ class SourceFile:
         """A tree-sitter point: 0-based row and byte column (what ``Tree.edit`` wants)."""
         line = self.line_of(offset)
         return line, offset - self._line_starts[line]
+
+
+def _line_from(starts: list[int], line: int, offset: int) -> int:
+    """The 0-based line of ``offset`` (-1 before the text), looked for from ``line`` on: that line and the next
+    are checked first, ``bisect`` searches the rest."""
+    if starts[line] <= offset:
+        following = line + 1
+        count = len(starts)
+        if following == count or offset < starts[following]:
+            return line
+        if following + 1 == count or offset < starts[following + 1]:
+            return following
+        return bisect.bisect_right(starts, offset, following + 1) - 1
+    return bisect.bisect_right(starts, offset, 0, line) - 1
 
 
 def utf16_length(utf8: bytes) -> int:

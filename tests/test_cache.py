@@ -124,11 +124,12 @@ def test_compare_is_part_of_the_key_and_the_format_is_not(project):
     assert identity("json", explain=True, quiet=True, color=True, docs_url="https://example.org") == identity("text")
 
 
-@pytest.mark.parametrize("variant", [
-    ("--format", "json"), ("--format", "sarif"), ("--format", "lsp", "--docs-url", "https://example.org/rules.html"),
-    ("--format", "github"), ("--explain",), ("--quiet",), ("--color", "always", "--explain"),
-], ids=" ".join)
-def test_one_analysis_serves_every_format_and_rendering_option(project, analyzed, variant):
+RENDERINGS = [("--format", "sarif"), ("--format", "lsp", "--docs-url", "https://example.org/rules.html"),
+              ("--format", "github"), ("--explain",), ("--quiet",), ("--color", "always", "--explain")]
+
+
+@pytest.mark.parametrize("variant", RENDERINGS, ids=" ".join)
+def test_one_analysis_serves_every_format_but_json_and_every_rendering_option(project, analyzed, variant):
     """The cache keeps each file's record, which every format renders from (issue 18, item 8): a run in
     another format, or with other rendering options, analyzes nothing and prints what an uncached run prints."""
     run("--jobs", "1", "src")
@@ -138,14 +139,44 @@ def test_one_analysis_serves_every_format_and_rendering_option(project, analyzed
     assert result == run("--no-cache", "--jobs", "1", *variant, "src")
 
 
-def test_the_records_of_a_text_run_without_the_cache_spare_the_bindings_and_a_cached_one_keeps_them(project):
+@pytest.mark.parametrize("variant", [(), *RENDERINGS], ids=" ".join)
+def test_a_json_run_serves_every_format(project, analyzed, variant):
+    run("--jobs", "1", "--format", "json", "src")
+    analyzed.clear()
+    result = run("--jobs", "1", *variant, "src")
+    assert analyzed == []
+    assert result == run("--no-cache", "--jobs", "1", *variant, "src")
+
+
+def test_a_json_run_after_a_text_run_analyzes_again_and_then_serves_both(project, analyzed):
+    """A text run's records leave the bindings out (issue 28, item 4): JSON, which shows them, cannot use them."""
+    run("--jobs", "1", "src")
+    analyzed.clear()
+    result = run("--jobs", "1", "--format", "json", "src")
+    assert len(analyzed) == 6
+    assert result == run("--no-cache", "--jobs", "1", "--format", "json", "src")
+    uncached_text = run("--no-cache", "--jobs", "1", "src")
+    analyzed.clear()
+    assert run("--jobs", "1", "--format", "json", "src") == result
+    assert run("--jobs", "1", "src") == uncached_text
+    assert analyzed == []
+
+
+def test_only_the_records_of_a_json_run_keep_the_bindings_and_the_cache_says_which(project):
     text, json_task = (outcome.FileTask(name, RunOptions(), Config(), 1 << 20) for name in ("text", "json"))
-    path = str(project / "src" / "probes.ts")
-    assert outcome.outcome_at(path, text).record["bindings"] is None  # incomplete: no run reads them
+    path = str(project / "src" / "loops.ts")
+    incomplete = outcome.outcome_at(path, text).record
+    assert incomplete["bindings"] is None and incomplete["functions"]  # no run in this format reads them
     assert outcome.outcome_at(path, json_task).record["bindings"]
     store = cache_module.Cache(project / "c", text).open()
-    assert outcome.outcome_at(path, text, store).record["bindings"]
-    assert store.get(store.key(path, Path(path).read_bytes()), path).record["bindings"]
+    assert outcome.outcome_at(path, text, store).record == incomplete
+    key = store.key(path, Path(path).read_bytes())
+    cached = store.get(key, path)
+    assert cached is not None and cached.record == incomplete
+    json_store = cache_module.Cache(project / "c", json_task).open()
+    assert json_store.key(path, Path(path).read_bytes()) == key and json_store.get(key, path) is None
+    assert outcome.outcome_at(path, json_task, json_store).record["bindings"]
+    assert store.get(key, path).record["bindings"] == json_store.get(key, path).record["bindings"] != ""
 
 
 def test_a_configuration_severity_is_part_of_the_key(project, analyzed):

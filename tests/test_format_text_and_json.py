@@ -61,7 +61,7 @@ def test_binding_records_are_what_the_compact_encoder_writes():
     ''')
     analysis = analyze(code, "records.ts")
     records = JsonText(analysis.source)
-    texts = [records.binding(d) for d in analysis.decisions]
+    texts = records.bindings(analysis.decisions).split("\n")
     assert {d.storage.value for d in analysis.decisions} >= {"module", "box", "context", "value"}
     assert any(d.site is not None for d in analysis.decisions)
     for text in texts:
@@ -70,3 +70,8 @@ def test_binding_records_are_what_the_compact_encoder_writes():
     records_of = {json.loads(t)["name"]: json.loads(t) for t in texts}
     z, w = records_of["z"], records_of["w"]
     assert all('\\"hi\\"' in text for text in (z["reason"], z["evidence"][0]["text"], w["site"]))
+    functions = [records.function_text(report) for report in analysis.functions]
+    assert functions == [COMPACT(records.function(report)) for report in analysis.functions]
+    assert any(report.sites for report in analysis.functions) and any(not report.sites and not report.retentions
+                                                                      for report in analysis.functions)
+    assert any(json.loads(text)["name"] is None for text in functions)

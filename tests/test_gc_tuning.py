@@ -67,3 +67,36 @@ def test_the_command_line_starts_without_networkx_and_pathspec():
     script = "import sys, capture_analysis.cli; print('networkx' in sys.modules, 'pathspec' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False False"
+
+
+def test_a_released_model_is_freed_by_refcounting_not_by_the_collector():
+    """``FileModel.release`` breaks the model's cycles (issue 28, item 4): what the collection after a file
+    finds is then none of the model's scopes, bindings, references or closures."""
+    from capture_analysis.analyze import analyze_text
+    from capture_analysis.report.file_record import file_record
+
+    code = ("export function outer(a: number) {\n  let n = a;\n  const read = () => n;\n"
+            "  for (let i = 0; i < 3; i++) { const f = () => i + n; f(); }\n  return read;\n}\n"
+            "function later() { var v = 1; function inner() { return arguments.length + v; } return inner; }\n")
+    model_types = {"Scope", "Binding", "Reference", "Closure"}
+
+    def garbage_left(release: bool) -> set[str]:
+        gc.collect()
+        gc.disable()
+        try:
+            analysis = analyze_text("released.ts", code)
+            file_record(analysis, analysis.shown)
+            assert {type(b.scope).__name__ for b in analysis.model.bindings} == {"Scope"}
+            if release:
+                analysis.model.release()
+            del analysis
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            gc.collect()
+            return {type(thing).__name__ for thing in gc.garbage}
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+
+    assert model_types <= garbage_left(release=False)
+    assert not model_types & garbage_left(release=True)

@@ -78,6 +78,20 @@ def test_every_character_boundary_converts_in_every_encoding(text):
             offset += len(text[index].encode("utf-8"))
 
 
+@given(TEXT, st.lists(st.integers(min_value=0, max_value=60), max_size=30))
+def test_positions_in_any_order_and_in_one_sweep_are_those_of_a_fresh_file(text, asked):
+    """``position`` starts from the line of its last call and ``positions`` sweeps sorted offsets line by line:
+    neither may depend on what was asked before."""
+    def fresh(offset: int) -> Position:
+        return SourceFile("t.ts", text).position(offset)
+
+    asked = [offset for offset in asked if offset <= len(text.encode("utf-8"))]
+    source = SourceFile("t.ts", text)
+    assert [source.position(offset) for offset in asked] == [fresh(offset) for offset in asked]
+    assert source.positions(sorted(asked)) == [fresh(offset) for offset in sorted(asked)]
+    assert source.positions(asked) == [fresh(offset) for offset in asked]
+
+
 def reported(fmt: str, out: str) -> list[tuple[str, int, int, str]]:
     """(code, 1-based line, 1-based UTF-16 column, message) of each diagnostic, read from one format's output."""
     if fmt == "text":

@@ -8,8 +8,12 @@ the rules that run and their levels, per-file overrides).  Suppression comments 
 what every format renders from (``report.file_record``), so the output format and
 the options that only change the rendering (``--quiet``, ``--explain``,
 colour, ``docs-url``) are not part of the key: a run in another format reads
-the same entries.  A re-run over an unchanged repository reads one small
-file per source file and analyzes nothing.
+the same entries.  Only the JSON format shows the bindings: a run in another
+format stores an *incomplete* record (no bindings, only the functions that
+allocate), marked so in its entry, which serves every format but JSON; a
+JSON run takes such an entry for a miss and replaces it with the complete
+record, which serves them all.  A re-run over an unchanged repository reads
+one small file per source file and analyzes nothing.
 
 Entries live under ``<dir>/<code fingerprint>/``; when a new fingerprint's
 directory is made, the directories of other fingerprints (older versions of
@@ -19,9 +23,9 @@ SHA-256 of its body: an entry that cannot be read, or whose checksum does not
 match, is a miss, and a cache that cannot be written is skipped with one
 message.  The cache can make a run faster, never wrong or failed.
 
-An entry is the checksum line, one line of JSON (the counts, and the record
-without its ``RAW`` fields), then those fields, raw UTF-8 one after the
-other: they are a record's bulk, two long strings full of quotes (its
+An entry is the checksum line, one line of JSON (the counts, whether the
+record is complete, and the record without its ``RAW`` fields), then those
+fields, raw UTF-8 one after the other: they are a record's bulk, two long strings full of quotes (its
 bindings' and functions' JSON records), which JSON would escape on write and
 unescape on every read.
 """
@@ -50,7 +54,7 @@ DIRECTORY = ".boxcheck_cache"
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
 #: the package root: every module in it is part of the code fingerprint.
 PACKAGE = Path(__file__).resolve().parent.parent
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 #: the record's fields stored as raw text after the entry's JSON line, in this order.
 RAW = ("bindings", "functions")
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -100,6 +104,8 @@ class Cache:
         identity = json.dumps([FORMAT_VERSION, fingerprint, task.identity()])
         self.identity = hashlib.sha256(identity.encode()).digest()
         self.writable = True
+        #: whether this run needs complete records (``report.file_record``): the JSON format shows the bindings.
+        self.complete = task.format == "json"
 
     def key(self, path: str, data: bytes) -> str:
         """The path counts twice: as given (text, SARIF and GitHub print it) and absolute (LSP prints a URI)."""
@@ -121,11 +127,16 @@ class Cache:
                 return None
             header, _, raw = body.partition(b"\n")
             stored = json.loads(header)
+            complete = stored["complete"] is True
+            if self.complete and not complete:
+                return None  # made for another format: this run needs what it left out
             record = stored["record"]
             offset = 0
             for field, length in zip(RAW, stored["lengths"], strict=True):
                 record[field] = raw[offset:offset + length].decode("utf-8", "surrogatepass")
                 offset += length
+            if not complete:
+                record["bindings"] = None
             if offset != len(raw):
                 return None
             functions, per_call, per_iteration, levels, once = stored["counts"]
@@ -142,13 +153,12 @@ class Cache:
         counts = outcome.counts
         record = outcome.record
         bindings = record["bindings"]
-        if bindings is None:
-            return  # an incomplete record (``report.file_record``) serves only the run that made it
-        encoded = [text.encode("utf-8", "surrogatepass") for text in (bindings, record["functions"])]  # RAW's order
+        encoded = [text.encode("utf-8", "surrogatepass") for text in (bindings or "", record["functions"])]  # as RAW
         stored: dict[str, Any] = {
             "record": {key: value for key, value in record.items() if key not in RAW},
             "counts": [counts.functions, counts.per_call, counts.per_iteration, [int(x) for x in counts.levels],
                        counts.once],
+            "complete": bindings is not None,
             "lengths": [len(data) for data in encoded],
         }
         body = json.dumps(stored, separators=(",", ":")).encode("ascii") + b"\n" + b"".join(encoded)

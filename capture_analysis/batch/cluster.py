@@ -120,8 +120,9 @@ class Cluster(InOrder):
         self.client = client
         self.task = task
         self.cache = cache
-        #: the record must serve the cache here (``outcome.fresh``), though the worker has none.
-        self.complete = cache is not None or task.format == "json"
+        #: as ``outcome.fresh`` makes it: complete for the JSON format, which alone shows the bindings (the cache
+        #: here keeps an incomplete record as such, ``Cache.put``).
+        self.complete = task.format == "json"
         self.digest = code_digest()
         self.running: set[Future] = set()
         #: the chunks' futures as they finish, put by Dask's thread: what a full window waits for (Dask's own

@@ -82,12 +82,13 @@ def outcome_at(path: str, task: FileTask, cache: Cache | None = None, already: R
 
 
 def fresh(loaded: SourceFile, task: FileTask, cache: Cache | None, key: str | None) -> Outcome:
-    """Analyze, make the record, and store it under ``key``.
+    """Analyze, make the record, and store it under ``key``: complete for the JSON format, the only one that
+    shows the bindings; the cache marks an incomplete record as such (``Cache.put``).
 
     The collector is paused for the whole file and the file's model collected as soon as its record is made
     (``gc_tuning.paused``): ``lib/typescript.js`` gets no collection at all while it is analyzed.
     """
-    result = analyzed(loaded, task, complete=cache is not None or task.format == "json")
+    result = analyzed(loaded, task, complete=task.format == "json")
     if isinstance(result, Analyzed) and key is not None and cache is not None:
         cache.put(key, result)
     return result
@@ -103,13 +104,15 @@ def analyzed(loaded: SourceFile, task: FileTask, complete: bool, analyzer: Analy
 def recorded(loaded: SourceFile, task: FileTask, complete: bool = True, analyzer: Analyzer | None = None) -> Outcome:
     """The file's record and counts; its analysis is garbage when this returns.
 
-    ``complete``: whether the record must serve every format (the JSON format shows all of it, and the cache
-    keeps it for a run in any format); a run in another format without the cache spares the rest.
+    ``complete``: whether the record must serve every format (the JSON format shows all of it); a run in
+    another format spares the rest, and so does its cache entry, which only a JSON run re-analyzes.
     ``analyzer``: the file's, when it was not chosen by its path here (``FileTask.analyzer_for``).
     """
     try:
         analysis = (analyzer or task.analyzer(loaded.path))(loaded)
-        return Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
+        done = Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
                         FileCounts.of(analysis, analysis.shown))
+        analysis.model.release()  # freed by refcounting once dropped, not by the collection (``FileModel.release``)
+        return done
     except Exception as error:  # one bad file must not lose the others
         return internal_error(loaded.path, error)

@@ -102,13 +102,15 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
     reports = analysis.functions if complete else [analysis.functions[index] for index in allocating]
     functions = []
     for report in reports:
-        function = records.function(report)
         if isinstance(analysis, ComparedAnalysis):
+            function = records.function(report)
             function["policies"] = policies_json(analysis.comparison, report.closure)
-        functions.append(COMPACT(function))
+            functions.append(COMPACT(function))
+        else:
+            functions.append(records.function_text(report))
     return {
         "path": source.path,
-        "bindings": "\n".join([records.binding(d) for d in analysis.decisions]) if complete else None,
+        "bindings": records.bindings(analysis.decisions) if complete else None,
         "functions": "\n".join(functions),
         "allocating": allocating if complete else list(range(len(allocating))),
         "diagnostics": [diagnostic_record(analysis, records, d) for d in diagnostics],

@@ -7,7 +7,6 @@ the functions back.
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Callable, Iterable
 from json import encoder as json_encoder
@@ -15,17 +14,18 @@ from json.encoder import encode_basestring
 from typing import Any
 
 from ..diagnose import Diagnostic
-from ..model import BindingKind, Closure, Storage
+from ..model import BindingKind, Closure, ClosureKind, Storage
 from ..results import Decision, FunctionReport, Retention
-from ..source import SourceFile
+from ..source import Position, SourceFile
 
 #: a module wrapper's binding may be kept by thousands of closures: the first ones, and how many there are.
 RETAINERS_SHOWN = 5
 
 
-#: an enum member's ``value`` as a JSON string, looked up without the descriptor ``Enum.value`` goes through.
-_WORD_TEXT: dict[enum.Enum, str] = {member: encode_basestring(member.value) for kind in (BindingKind, Storage)
-                                    for member in kind}
+#: an enum member's ``value`` as a JSON string, by the member's ``id``: a lookup by the member itself would
+#: hash it with ``Enum.__hash__``, which is Python code even in the compiled build.
+_WORD_TEXT: dict[int, str] = {id(member): encode_basestring(member.value)
+                              for kind in (BindingKind, Storage, ClosureKind) for member in kind}
 #: a JSON string, as the C encoder writes one (``ensure_ascii=False``).
 _string: Callable[[str], str] = encode_basestring
 
@@ -45,6 +45,8 @@ class JsonText:
         self.source = source
         self.refs: dict[Closure, dict[str, Any]] = {}
         self.ref_texts: dict[Closure, str] = {}
+        #: a binding's ``function``: its closure's reference, ``null`` for the module.
+        self.owner_texts: dict[Closure, str] = {}
 
     def closure_ref(self, closure: Closure) -> dict[str, Any]:
         ref = self.refs.get(closure)
@@ -59,29 +61,53 @@ class JsonText:
             text = self.ref_texts[closure] = COMPACT(self.closure_ref(closure))
         return text
 
-    def binding(self, decision: Decision) -> str:
+    def owner_text(self, closure: Closure) -> str:
+        text = self.owner_texts.get(closure)
+        if text is None:
+            text = self.owner_texts[closure] = "null" if closure.is_module else self.closure_ref_text(closure)
+        return text
+
+    def bindings(self, decisions: list[Decision]) -> str:
+        """The records of a file's bindings, one per line; their positions found in one sweep (they are sorted)."""
+        starts = self.source.positions([decision.binding.start for decision in decisions])
+        return "\n".join([self.binding(decision, starts[index]) for index, decision in enumerate(decisions)])
+
+    def binding(self, decision: Decision, pos: Position) -> str:
+        """The record of one binding declared at ``pos``."""
         binding = decision.binding
-        position = self.source.position
-        pos = position(binding.start)
         site = decision.site
         closure = binding.scope.closure
-        function = "null" if closure.is_module else self.closure_ref_text(closure)
-        captured_by = ", ".join([self.closure_ref_text(c) for c in decision.captured_by])
-        writes = []
-        for write in decision.writes:
+        head = (f'{{"name": {_string(binding.name)}, "line": {pos.line}, "column": {pos.column}, '
+                f'"kind": {_WORD_TEXT[id(binding.kind)]}, "function": {self.owner_text(closure)}, '
+                f'"storage": {_WORD_TEXT[id(decision.storage)]}, '
+                f'"site": {"null" if site is None else _string(site.id)}, "captured_by": [')
+        captured, writes, steps = decision.captured_by, decision.writes, decision.evidence
+        if not captured and not writes and not steps:  # a `local` binding, most of them: nothing to list
+            return f'{head}], "writes": [], "reason": {_string(decision.reason)}, "evidence": []}}'
+        position = self.source.position
+        written = []
+        for write in writes:
             at = position(write.start)
-            writes.append(f'{{"line": {at.line}, "column": {at.column}, '
-                          f'"in_closure": {"false" if write.closure is closure else "true"}}}')
+            written.append(f'{{"line": {at.line}, "column": {at.column}, '
+                           f'"in_closure": {"false" if write.closure is closure else "true"}}}')
         evidence = []
-        for step in decision.evidence:
+        for step in steps:
             at = position(step.offset)
             evidence.append(f'{{"line": {at.line}, "column": {at.column}, "text": {_string(step.text)}}}')
-        return (f'{{"name": {_string(binding.name)}, "line": {pos.line}, "column": {pos.column}, '
-                f'"kind": {_WORD_TEXT[binding.kind]}, "function": {function}, '
-                f'"storage": {_WORD_TEXT[decision.storage]}, '
-                f'"site": {"null" if site is None else _string(site.id)}, "captured_by": [{captured_by}], '
-                f'"writes": [{", ".join(writes)}], "reason": {_string(decision.reason)}, '
+        return (f'{head}{", ".join([self.closure_ref_text(c) for c in captured])}], '
+                f'"writes": [{", ".join(written)}], "reason": {_string(decision.reason)}, '
                 f'"evidence": [{", ".join(evidence)}]}}')
+
+    def function_text(self, report: FunctionReport) -> str:
+        """``COMPACT(self.function(report))``, written directly for a function without sites or retentions
+        (most of them), as a binding's record is."""
+        if report.sites or report.retentions:
+            return COMPACT(self.function(report))
+        closure = report.closure
+        return (f'{self.closure_ref_text(closure)[:-1]}, "kind": {_WORD_TEXT[id(closure.kind)]}, '
+                f'"allocations": {{"per_call": 0, "per_iteration": 0, "once": 0, "sites": []}}, '
+                f'"closures": {{"per_call": {report.closures_per_call}, '
+                f'"per_iteration": {report.closures_per_iteration}}}, "retentions": []}}')
 
     def function(self, report: FunctionReport) -> dict[str, Any]:
         closure = report.closure
