@@ -55,6 +55,18 @@ class FileAnalysis:
     def source(self) -> SourceFile:
         return self.file.source
 
+    def release(self) -> None:
+        """Breaks the analysis's reference cycles once nothing reads it again (it is unusable after), so that
+        refcounting frees it when it is dropped, without a collection: the model's (``FileModel.release``),
+        each decision's with its allocation site, and the escape graph's."""
+        self.model.release()
+        for decision in self.decisions:
+            decision.site = None
+        for report in self.functions:
+            for site in report.sites:
+                site.decisions = []
+        self.graph.release()
+
     @property
     def path(self) -> str:
         return self.file.path

@@ -216,6 +216,15 @@ class EscapeGraph:
         for target, offset, why in reference_edges(ref, binding, self._edges):
             self._edge(binding, target, offset, why)
 
+    def release(self) -> None:
+        """Drops the graph (``FileAnalysis.release``): networkx caches views of a graph that point back at it."""
+        if self._graph is not None:
+            vars(self._graph).clear()
+        self._graph = None
+        self._escaping.clear()
+        self._toward_escape.clear()
+        self._reaches.clear()
+
     def escapes(self, closure: Closure) -> bool:
         return self.graph is not None and closure in self._escaping
 

@@ -158,9 +158,10 @@ def test_an_analysis_is_unreachable_once_the_next_one_replaces_it():
 
 
 def test_the_server_frees_the_replaced_analysis_itself():
-    """The model is cyclic, so only the cycle collector frees a replaced analysis; the server runs it after each
-    analysis rather than let the dead ones pile up until a full collection finds them all at once.  Automatic
-    collections are off here, so that only the server's own can have freed them."""
+    """The model is cyclic, so only the cycle collector would free a replaced analysis; the server breaks its
+    cycles instead (``FileAnalysis.release``), so that refcounting frees it at once, with no collection that
+    scans the live analysis on every keystroke.  Automatic collections are off here, and the edits include
+    syntax errors (parses from scratch, repairs, kept findings)."""
     gc.collect()
     before = alive()
     gc.disable()

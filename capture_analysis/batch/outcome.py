@@ -112,7 +112,7 @@ def recorded(loaded: SourceFile, task: FileTask, complete: bool = True, analyzer
         analysis = (analyzer or task.analyzer(loaded.path))(loaded)
         done = Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
                         FileCounts.of(analysis, analysis.shown))
-        analysis.model.release()  # freed by refcounting once dropped, not by the collection (``FileModel.release``)
+        analysis.release()  # freed by refcounting once dropped, not by the collection (``FileAnalysis.release``)
         return done
     except Exception as error:  # one bad file must not lose the others
         return internal_error(loaded.path, error)

@@ -1,17 +1,22 @@
-"""The server's memory: one analysis's garbage at a time, and a collector that never rescans the start-up heap.
+"""The server's memory: each dead analysis freed at once, and a collector that never rescans the start-up heap.
 
 An analysis is a cyclic model (scopes, bindings and closures point at each
-other, and the escape graph at all of them), so once a newer analysis
-replaces it only the cycle collector frees it.  Left to its thresholds,
-Python ran a full collection every few analyses, over the dead models of
-all of them: pauses of 0.4-1.2 s on zod's 5,000-line ``v3/types.ts``, and
-the p95 of ``didChange`` to ``publishDiagnostics`` 2-5 times its median;
-and between those collections the dead models piled up, leaving the heap
-fragmented and the process tens of megabytes larger.  So:
+other), so once a newer analysis replaces it only the cycle collector would
+free it.  Left to its thresholds, Python ran a full collection every few
+analyses, over the dead models of all of them: pauses of 0.4-1.2 s on zod's
+5,000-line ``v3/types.ts``, and the p95 of ``didChange`` to
+``publishDiagnostics`` 2-5 times its median; and between those collections
+the dead models piled up, leaving the heap fragmented and the process tens
+of megabytes larger.  So:
 
-* the scheduler calls ``collect`` after each finished analysis, once it is
-  published or dropped: each collection finds exactly one dead analysis, and
-  the automatic full collections, with nothing left to find, stay rare;
+* once an analysis is dead (replaced by a newer one, or dropped), the
+  scheduler hands it to ``free``, which breaks its model's cycles
+  (``FileAnalysis.release``, as the command line does after each file):
+  refcounting frees it there and then, and no collection is needed.  A full
+  collection after each analysis did the same for 5-12 ms of the event
+  loop's time per keystroke, scanning the live analysis every time; it is
+  kept for what may leave cycles behind (a failed job's traceback, a closed
+  document: ``collect``);
 * the start-up heap is frozen out of every collection (``gc.freeze``), and
   it includes what the first analysis loads: the escape graph imports
   networkx on first use, some 30,000 objects that every collection would
@@ -27,7 +32,7 @@ from __future__ import annotations
 import gc
 
 from .documents import Document
-from .incremental import RevisionAnalyzed, TreeKeeper
+from .incremental import RevisionAnalyzed, RevisionFailed, RevisionOutcome, TreeKeeper
 from .settings import ClientSettings, ConfigFiles, resolve
 
 #: a factory whose captured binding is written by a closure that escapes: its analysis builds the escape graph,
@@ -66,9 +71,14 @@ def warm_up() -> None:
 
 
 def collect() -> None:
-    """A full collection, after an analysis has replaced the previous one (or was dropped).
-
-    Full, because the dead analysis is old: it lived through the collections made while it was the latest,
-    so it sits in the oldest generation.
-    """
+    """A full collection, for what ``free`` cannot release: full, because what it finds may be old (a closed
+    document's analysis lived through the collections made while it was the latest)."""
     gc.collect()
+
+
+def free(dead: RevisionOutcome) -> None:
+    """Free what a job made that nothing will read again: an analysis is unusable after (``release``)."""
+    if isinstance(dead, RevisionAnalyzed):
+        dead.analysis.release()
+    elif isinstance(dead, RevisionFailed):
+        collect()  # the failure's traceback may hold a half-built model in its frames

@@ -122,39 +122,51 @@ class Scheduler:
 
     def finished(self, document: Document, settings: Settings, edits: EditMap,
                  future: asyncio.Future[RevisionOutcome]) -> None:
-        """Publish the job's outcome, or drop it; then collect, unless the job stopped short of analyzing.
+        """Publish the job's outcome, or drop it; then free the analysis that is now dead.
 
-        Whatever a job that ran to the end made, an analysis or a failure, either replaced the document's
-        previous analysis or was dropped: one dead analysis, which the collection frees now, before another
-        joins it (``memory``).
+        Whatever a job that ran to the end made either replaced the document's previous analysis or was
+        dropped: one dead analysis, freed here before another joins it (``memory``).
         """
-        self.settle(document, settings, edits, future)
-        if not future.cancelled() and not isinstance(future.result(), RevisionStale):
-            memory.collect()
+        dead = self.settle(document, settings, edits, future)
+        if dead is not None:
+            memory.free(dead)
 
     def settle(self, document: Document, settings: Settings, edits: EditMap,
-               future: asyncio.Future[RevisionOutcome]) -> None:
-        if future.cancelled() or self.documents.get(document.uri) is not document:
+               future: asyncio.Future[RevisionOutcome]) -> RevisionOutcome | None:
+        """Publish or drop the job's outcome; the one now dead: the outcome dropped, or the analysis it
+        replaced (``None`` when nothing was made, or the document had none)."""
+        if future.cancelled():
             document.untrack(edits)
-            return
+            return None
         outcome = future.result()
+        if self.documents.get(document.uri) is not document:
+            document.untrack(edits)
+            return outcome
         if isinstance(outcome, RevisionAnalyzed):
             self.pace(document, outcome, settings)
         current = outcome.revision == document.revision
         saved = document.on_save and isinstance(outcome, RevisionAnalyzed)
-        if isinstance(outcome, RevisionStale) or not (current or saved):
+        if isinstance(outcome, RevisionStale):
             document.untrack(edits)
-            return
+            return None
+        if not (current or saved):
+            document.untrack(edits)
+            return outcome
+        dead: RevisionOutcome | None = None
         if isinstance(outcome, RevisionAnalyzed):
             previous = self.latest.get(document.uri)
             if previous is not None:
                 document.untrack(previous[1])
+                dead = previous[0]
             self.latest[document.uri] = (outcome, edits)
         else:
             document.untrack(edits)
+            dead = outcome
             if isinstance(outcome, RevisionSkipped):
-                self.latest.pop(document.uri, None)
+                latest = self.latest.pop(document.uri, None)
+                dead = latest[0] if latest is not None else outcome
         self.publish(document, outcome, edits)
+        return dead
 
     def pace(self, document: Document, outcome: RevisionAnalyzed, settings: Settings) -> None:
         """Switch the document to analysis on save when this one took longer than the setting, and back.
