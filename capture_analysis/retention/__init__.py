@@ -72,32 +72,27 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
     if not pending:
         return []
     enclosing: dict[Closure, Closure | None] = {}
-    left: list[tuple[Closure, int]] = []
+    # What each pending closure keeps alive is asked twice (before and after the costliest question) rather
+    # than kept: a mask per closure, as wide as the candidates, made a function with thousands of closures
+    # quadratic in memory.
+    left: list[tuple[Closure, Closure | None, list[Closure]]] = []
     wanted = 0
     for closure in pending:
-        left_over = candidates.held(closure) & ~nested.get(closure, 0)
         outer = nearest_durable_ancestor(closure, lifetimes, enclosing)
-        if outer is not None:
-            # made when ``outer`` runs: for ``outer``'s own contexts and those around it, ``outer`` is judged
-            left_over &= ~candidates.held(outer)
-        if not left_over:
+        if not kept_alive(candidates, nested, closure, outer, []):
             continue
         alone, capturers = lifetimes.alone(closure)
-        if not alone and capturers:
-            kept_anyway = -1
-            for capturer in capturers:
-                kept_anyway &= candidates.held(capturer)
-            left_over &= ~kept_anyway  # it lives only in contexts its capturers keep, with these in them
+        left_over = kept_alive(candidates, nested, closure, outer, [] if alone else capturers)
         if left_over:
-            left.append((closure, left_over))
+            left.append((closure, outer, [] if alone else capturers))
             wanted |= left_over
     if not left:
         return []
     reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
     used = used_by_durable_code(model, candidates, lifetimes, reach, nested, wanted)
     found = Found(candidates, shapes, lifetimes)
-    for closure, left_over in left:
-        left_over &= ~used & ~found.dead
+    for closure, outer, capturers in left:
+        left_over = kept_alive(candidates, nested, closure, outer, capturers) & ~used & ~found.dead
         if left_over:
             found.add(closure, left_over, reach)
     return [retention(binding, closures, candidates.place(binding), file, lifetimes)
@@ -142,18 +137,39 @@ def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Li
     for binding, bit in candidates.bit.items():
         if bit & wanted:
             own[binding.closure] = own.get(binding.closure, 0) | bit
-    around: dict[Closure, int] = {}
+    #: the wanted candidates of a function and of those around it: one mask per function, which its closures share.
+    inside: dict[Closure, int] = {}
     used = 0
     for closure in model.closures:  # parents before children
         parent = closure.parent
         if parent is None:
             continue
-        mask = around[closure] = around.get(parent, 0) | own.get(parent, 0)
+        mask = inside.get(parent)
+        if mask is None:
+            grand = parent.parent
+            mask = inside[parent] = (inside.get(grand, 0) if grand is not None else 0) | own.get(parent, 0)
         if mask & ~used and lifetimes.durable(closure):
             used |= nested.get(closure, 0) & mask
             if mask & ~used:
                 used |= reach.uses(closure) & mask
     return used
+
+
+def kept_alive(candidates: Candidates, nested: dict[Closure, int], closure: Closure, outer: Closure | None,
+               capturers: list[Closure]) -> int:
+    """The candidates that ``closure`` alone keeps alive and does not use (itself or through the closures nested
+    in it): not those of the contexts of ``outer``, the durable function around it, which is judged for them
+    (it is made when ``outer`` runs); and, when it lives only in contexts that the durable closures
+    ``capturers`` keep, not those they all hold anyway."""
+    left_over = candidates.held(closure) & ~nested.get(closure, 0)
+    if outer is not None:
+        left_over &= ~candidates.held(outer)
+    if left_over and capturers:
+        kept_anyway = -1
+        for capturer in capturers:
+            kept_anyway &= candidates.held(capturer)
+        left_over &= ~kept_anyway
+    return left_over
 
 
 def nearest_durable_ancestor(closure: Closure, lifetimes: Lifetimes,

@@ -72,6 +72,7 @@ class Candidates:
         self.bit: dict[Binding, int] = {}
         self.bindings: list[Binding] = []
         self.held_memo: dict[Closure, int] = {}
+        self.joined_memo: dict[tuple[Scope | None, bool, Closure | None], int] = {}
         self.scope_memo: dict[Scope, int] = {}
         # One pass over every binding of the file, the cheapest tests first and those of its function once:
         # only a function that nests others has bindings in a context.
@@ -119,7 +120,8 @@ class Candidates:
     def held(self, closure: Closure) -> int:
         """The candidates in the contexts that ``closure`` holds once created: those of the V8 scopes around its
         creation point in its function, and what that function holds, and so on out (memoized: linear time
-        in deep nesting)."""
+        in deep nesting).  The closures created at one point share one mask (``joined``): a mask is as wide
+        as the candidates, so one per closure made a function with thousands of each quadratic in memory."""
         memo = self.held_memo
         chain: list[Closure] = []
         walk: Closure | None = closure
@@ -128,18 +130,35 @@ class Candidates:
             walk = walk.parent
         outer = memo.get(walk, 0) if walk is not None else 0
         for inner in reversed(chain):
-            outer = memo[inner] = self.within(inner) | outer
+            outer = memo[inner] = self.joined(inner, outer)
         return memo.get(closure, 0)
 
-    def within(self, closure: Closure) -> int:
-        """The candidates of the scopes of ``closure.parent`` around the point where ``closure`` is created."""
+    def joined(self, closure: Closure, outer: int) -> int:
+        """The candidates of ``closure``'s creation point and ``outer`` (what its function holds): one object for
+        every closure created in one scope of one function."""
+        scope, in_parameters = self.creation(closure)
+        key = (scope, in_parameters, closure.parent)
+        mask = self.joined_memo.get(key)
+        if mask is None:
+            mask = self.joined_memo[key] = self.within(scope, in_parameters) | outer
+        return mask
+
+    def creation(self, closure: Closure) -> tuple[Scope | None, bool]:
+        """The scope of ``closure.parent`` around the point where ``closure`` is created, and whether that point
+        is in a parameter default."""
         scope = closure.scope.parent if closure.scope is not None else None
         while scope is not None and scope.closure is closure:
             scope = scope.parent  # a named function expression's own name, in its own context
         if scope is None:
+            return None, False
+        return scope, scope.kind is ScopeKind.FUNCTION and closure.creation_offset < scope.closure.body_start
+
+    def within(self, scope: Scope | None, in_parameters: bool) -> int:
+        """The candidates of the scopes of a function around a creation point (``creation``)."""
+        if scope is None:
             return 0
         owner = scope.closure
-        if scope.kind is ScopeKind.FUNCTION and closure.creation_offset < owner.body_start:
+        if in_parameters:
             # in a parameter default: only the parameters' context (the list is not simple)
             context = self.contexts.get(scope)
             return (context.parameters if context is not None else 0) | self.around(scope.parent, owner)
