@@ -38,6 +38,7 @@ from ..escape import EscapeGraph
 from ..model import Binding, Closure, FileModel
 from ..parsing import ParsedFile
 from ..results import Retention
+from . import bits
 from .callees import Callees, shipped
 from .contexts import Candidates
 from .lifetimes import Lifetimes
@@ -64,7 +65,7 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
         return []
     nested = nested_uses(model, candidates)
     escaping = [closure for closure in model.closures if closure.parent is not None and not closure.parent.is_module
-                and candidates.held(closure) & ~nested.get(closure, 0) and graph.escapes(closure)]
+                and candidates.held(closure) & ~bits.mask(nested.get(closure, 0)) and graph.escapes(closure)]
     if not escaping:
         return []
     lifetimes = Lifetimes(model, file, graph, callees or shipped())
@@ -88,7 +89,7 @@ def find_retentions(model: FileModel, file: ParsedFile, graph: EscapeGraph,
             wanted |= left_over
     if not left:
         return []
-    reach = CanRun(model, file, graph, candidates.bit)  # the costliest question, asked last
+    reach = CanRun(model, file, graph, candidates.index)  # the costliest question, asked last
     used = used_by_durable_code(model, candidates, lifetimes, reach, nested, wanted)
     found = Found(candidates, shapes, lifetimes)
     for closure, outer, capturers in left:
@@ -134,9 +135,9 @@ def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Li
     its call).  What a closure and those nested in it refer to is asked first; what it can get hold of (the
     "can run" graph) only for candidates still open."""
     own: dict[Closure, int] = {}
-    for binding, bit in candidates.bit.items():
-        if bit & wanted:
-            own[binding.closure] = own.get(binding.closure, 0) | bit
+    for binding, index in candidates.index.items():
+        if wanted >> index & 1:
+            own[binding.closure] = own.get(binding.closure, 0) | 1 << index
     #: the wanted candidates of a function and of those around it: one mask per function, which its closures share.
     inside: dict[Closure, int] = {}
     used = 0
@@ -149,7 +150,7 @@ def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Li
             grand = parent.parent
             mask = inside[parent] = (inside.get(grand, 0) if grand is not None else 0) | own.get(parent, 0)
         if mask & ~used and lifetimes.durable(closure):
-            used |= nested.get(closure, 0) & mask
+            used |= bits.mask(nested.get(closure, 0)) & mask
             if mask & ~used:
                 used |= reach.uses(closure) & mask
     return used
@@ -161,7 +162,7 @@ def kept_alive(candidates: Candidates, nested: dict[Closure, int], closure: Clos
     in it): not those of the contexts of ``outer``, the durable function around it, which is judged for them
     (it is made when ``outer`` runs); and, when it lives only in contexts that the durable closures
     ``capturers`` keep, not those they all hold anyway."""
-    left_over = candidates.held(closure) & ~nested.get(closure, 0)
+    left_over = candidates.held(closure) & ~bits.mask(nested.get(closure, 0))
     if outer is not None:
         left_over &= ~candidates.held(outer)
     if left_over and capturers:
@@ -194,19 +195,17 @@ def nearest_durable_ancestor(closure: Closure, lifetimes: Lifetimes,
 
 def nested_uses(model: FileModel, candidates: Candidates) -> dict[Closure, int]:
     """The candidates each closure refers to, itself or through the closures nested in it (a direct ``eval``
-    refers to everything): each closure's own references, added up from the innermost out."""
+    refers to everything), packed (``bits``): each closure's own references, added up from the innermost out."""
     uses: dict[Closure, int] = {}
     everything = (1 << len(candidates.bindings)) - 1
-    for binding, bit in candidates.bit.items():
+    for binding, index in candidates.index.items():
         for ref in binding.references:
-            uses[ref.closure] = uses.get(ref.closure, 0) | bit
+            uses[ref.closure] = bits.union(uses.get(ref.closure, 0), bits.one(index))
     for closure in model.closures:
         if closure.dynamic_scope_sites:
             uses[closure] = everything
     for closure in reversed(model.closures):
         parent = closure.parent
         if parent is not None and closure in uses:
-            uses[parent] = uses.get(parent, 0) | uses[closure]
+            uses[parent] = bits.union(uses.get(parent, 0), uses[closure])
     return uses
-
-

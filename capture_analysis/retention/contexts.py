@@ -55,7 +55,7 @@ class Context:
 
     scope: Scope
     bindings: list[Binding] = field(default_factory=list)
-    #: the bits of ``bindings`` in ``Candidates.bit``, and of the parameters among them.
+    #: the bits of ``bindings`` (``Candidates.index``), and of the parameters among them.
     mask: int = 0
     parameters: int = 0
 
@@ -69,7 +69,9 @@ class Candidates:
         self.source = file.source
         self.scopes = ContextScopes(file)
         self.contexts: dict[Scope, Context] = {}
-        self.bit: dict[Binding, int] = {}
+        #: each candidate's place in ``bindings``: its bit in every mask (kept as the index, not ``1 << index``,
+        #: which is as wide as the index: ``bits``).
+        self.index: dict[Binding, int] = {}
         self.bindings: list[Binding] = []
         self.held_memo: dict[Closure, int] = {}
         self.joined_memo: dict[tuple[Scope | None, bool, Closure | None], int] = {}
@@ -106,8 +108,9 @@ class Candidates:
         context = self.contexts.get(binding.scope)
         if context is None:
             context = self.contexts[binding.scope] = Context(binding.scope)
-        bit = 1 << len(self.bindings)
-        self.bit[binding] = bit
+        index = len(self.bindings)
+        bit = 1 << index
+        self.index[binding] = index
         self.bindings.append(binding)
         context.bindings.append(binding)
         context.mask |= bit

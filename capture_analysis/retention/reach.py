@@ -26,9 +26,10 @@ A write counts as a use (a closure that clears the binding needs it); a
 closure with a direct ``eval`` uses everything; an arrow that reads
 ``arguments`` uses its function's parameters.
 
-Each closure's uses are a bit mask over the candidate bindings; the masks
-are combined over the strongly connected components of the "can run" graph,
-so a huge factory whose methods all reach each other costs one pass.
+Each closure's uses are a bit mask over the candidate bindings (kept packed,
+``bits``); the masks are combined over the strongly connected components of
+the "can run" graph, so a huge factory whose methods all reach each other
+costs one pass.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from ..bind.syntax import unwrap
 from ..escape import EscapeGraph, FlowNode
 from ..model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference, UseKind
 from ..parsing import ParsedFile
+from . import bits
 
 Node = tree_sitter.Node
 
@@ -60,14 +62,15 @@ CLASS_DECLARATIONS = frozenset({"class_declaration", "abstract_class_declaration
 
 
 class CanRun:
-    """The "can run" graph of one file and each closure's uses, as bits of ``bit`` (candidate bindings)."""
+    """The "can run" graph of one file and each closure's uses, as bits of ``index`` (candidate bindings)."""
 
-    def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph, bit: dict[Binding, int]):
+    def __init__(self, model: FileModel, file: ParsedFile, graph: EscapeGraph, index: dict[Binding, int]):
         self.model = model
         self.file = file
         self.source = file.source
-        self.bit = bit
-        self.everything = (1 << len(bit)) - 1
+        self.index = index
+        self.everything = (1 << len(index)) - 1
+        #: what each node refers to itself, and (once solved) what it can run refers to: packed (``bits``).
         self.weight: dict[FlowNode, int] = {}
         self.edges: dict[FlowNode, list[FlowNode]] = {}
         self.masks: dict[FlowNode, int] = {}
@@ -83,11 +86,11 @@ class CanRun:
                 self.closure_edges(closure)
         # The references that matter: to a candidate (a use), to a binding something lands in (a way to run
         # it), and to an undeclared `arguments`.
-        for binding in bit:
+        for binding in index:
             for ref in binding.references:
                 self.add_reference(ref, landings)
         for holder in landings:
-            if isinstance(holder, Binding) and holder not in bit:
+            if isinstance(holder, Binding) and holder not in index:
                 for ref in holder.references:
                     self.add_reference(ref, landings)
         for ref in model.references:
@@ -113,11 +116,11 @@ class CanRun:
         closure = ref.closure
         if binding is None:
             if ref.name == "arguments":
-                self.weight[closure] = self.weight.get(closure, 0) | self.parameters_of(closure)
+                self.weight[closure] = bits.union(self.weight.get(closure, 0), self.parameters_of(closure))
             return
-        bit = self.bit.get(binding)
-        if bit is not None:
-            self.weight[closure] = self.weight.get(closure, 0) | bit
+        index = self.index.get(binding)
+        if index is not None:
+            self.weight[closure] = bits.union(self.weight.get(closure, 0), bits.one(index))
         if ref.is_read and binding in landings:
             self.edges.setdefault(closure, []).append(binding)
 
@@ -130,8 +133,9 @@ class CanRun:
             return 0
         mask = 0
         for binding in owner.scope.declarations.values():
-            if binding.kind is BindingKind.PARAM:
-                mask |= self.bit.get(binding, 0)
+            index = self.index.get(binding)
+            if binding.kind is BindingKind.PARAM and index is not None:
+                mask |= 1 << index
         return mask
 
     def landings(self, graph: EscapeGraph) -> dict[FlowNode, list[FlowNode]]:
@@ -266,7 +270,7 @@ class CanRun:
         """The candidate bindings that ``closure`` or anything it can run refers to."""
         if closure not in self.masks:
             self.solve([closure])
-        return self.masks[closure]
+        return bits.mask(self.masks[closure])
 
     def solve(self, roots: Iterable[FlowNode]) -> None:
         """Tarjan's algorithm without recursion: a component's mask is its members' weights and its successors'
@@ -309,11 +313,12 @@ class CanRun:
                                 break
                         mask = 0
                         for member in members:
-                            mask |= weight.get(member, 0)
+                            mask |= bits.mask(weight.get(member, 0))
                             for following in successors(member):
-                                mask |= masks.get(following, 0)
+                                mask |= bits.mask(masks.get(following, 0))
+                        packed = bits.pack(mask)
                         for member in members:
-                            masks[member] = mask
+                            masks[member] = packed
                     if work:
                         parent = work[-1][0]
                         low[parent] = min(low[parent], low[node])
