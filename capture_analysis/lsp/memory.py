@@ -15,8 +15,7 @@ of megabytes larger.  So:
   refcounting frees it there and then, and no collection is needed.  A full
   collection after each analysis did the same for 5-12 ms of the event
   loop's time per keystroke, scanning the live analysis every time; it is
-  kept for what may leave cycles behind (a failed job's traceback, a closed
-  document: ``collect``);
+  kept for a failed job, which may leave a half-built model behind;
 * the start-up heap is frozen out of every collection (``gc.freeze``), and
   it includes what the first analysis loads: the escape graph imports
   networkx on first use, some 30,000 objects that every collection would
@@ -70,15 +69,9 @@ def warm_up() -> None:
         raise RuntimeError(f"the warm-up analysis failed: {outcome}")
 
 
-def collect() -> None:
-    """A full collection, for what ``free`` cannot release: full, because what it finds may be old (a closed
-    document's analysis lived through the collections made while it was the latest)."""
-    gc.collect()
-
-
 def free(dead: RevisionOutcome) -> None:
     """Free what a job made that nothing will read again: an analysis is unusable after (``release``)."""
     if isinstance(dead, RevisionAnalyzed):
         dead.analysis.release()
     elif isinstance(dead, RevisionFailed):
-        collect()  # the failure's traceback may hold a half-built model in its frames
+        gc.collect()  # what the failed job had built of a model is cyclic; full, as it may have grown old

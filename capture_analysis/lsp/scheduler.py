@@ -65,7 +65,6 @@ class Scheduler:
 
     def close(self, uri: str) -> None:
         self.forget(uri)
-        memory.collect()
 
     def refresh(self) -> None:
         """Analyze every open document again (the settings changed)."""
@@ -91,7 +90,9 @@ class Scheduler:
             timer.cancel()
         if self.documents.pop(uri, None) is not None:
             self.executor.submit(self.keeper.forget, uri)
-        self.latest.pop(uri, None)
+        latest = self.latest.pop(uri, None)
+        if latest is not None:
+            memory.free(latest[0])
 
     def later(self, document: Document, delay_seconds: float) -> None:
         timer = self.timers.pop(document.uri, None)
