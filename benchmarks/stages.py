@@ -5,7 +5,7 @@
 Runs the stages of ``analyze.Analyzer`` one by one (so each is timed alone),
 the suppression comments and severities (``diagnose.shown``) among them, then
 the JSON rendering, and the collection of the file's model as boxcheck runs it
-(``FileModel.release``, then ``gc_tuning``), then the freeing of its tree (tree-sitter's
+(``FileAnalysis.release``, then ``gc_tuning``), then the freeing of its tree (tree-sitter's
 work, which ``parse_floor`` counts in the parse: there each ``Parser.parse`` frees the
 tree before it), and prints one JSON object with the CPU seconds of each
 stage (CPU time, which the other work of a shared machine disturbs less than
@@ -52,7 +52,7 @@ STAGES = ("read", "parse", "repair check", "repair", "bind", "escape graph", "de
 
 def one_file(path: str, reporter: Reporter, lap: Callable[[str], None], trees: list[Tree]) -> int:
     """The stages of one file, each followed by ``lap``; the file's size.  Its analysis is garbage on return, its
-    model released as ``batch.outcome.recorded`` releases it; its trees are kept in ``trees``, for the caller to
+    analysis released as ``batch.outcome.recorded`` releases it; its trees are kept in ``trees``, for the caller to
     free apart from the collection."""
     source = load(path, 64 * 1024 * 1024)
     if isinstance(source, LoadError):
@@ -85,12 +85,12 @@ def one_file(path: str, reporter: Reporter, lap: Callable[[str], None], trees: l
     lap("diagnose")
     final = shown(parsed, diagnostics, {})
     lap("suppressions")
-    record = file_record(FileAnalysis(parsed, model, decisions, functions, diagnostics, syntax, graph, OPTIMAL,
-                                      final), final)
+    analysis = FileAnalysis(parsed, model, decisions, functions, diagnostics, syntax, graph, OPTIMAL, final)
+    record = file_record(analysis, final)
     lap("record")
     reporter.render(record)
     lap("render json")
-    model.release()
+    analysis.release()
     return len(source.data)
 
 
