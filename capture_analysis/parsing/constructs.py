@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .languages import DECLARED_FUNCTIONS
+from .languages import DECLARED_FUNCTIONS, new_parser
 from .rewriting import Edit, Family, Text, blank, looks_like_types, renamed
 
 _IDENTIFIER = rb"[A-Za-z_$][\w$]*"
@@ -99,9 +99,17 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
     before = bytes(text.data[open_ - 1:open_])
     if not (before.isalnum() or before in (b"_", b"$")) or text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
         return []  # `x < y`, `return <div>`: a comparison or JSX
-    if text.matching_angle(open_) != close or not looks_like_types(bytes(text.data[open_:close + 1])):
+    arguments = bytes(text.data[open_:close + 1])
+    if text.matching_angle(open_) != close or not looks_like_types(arguments) or not _parses_as_types(arguments):
         return []
     return [blank(text.data, open_, close + 1)]
+
+
+def _parses_as_types(arguments: bytes) -> bool:
+    """``<...>`` is a type list the grammar reads without an error: blanking a damaged one would hide its error
+    (``sql<{ : string }>`...` `` is no valid call).  Asked of the list alone, so that the damage the tag's
+    arguments cause around them does not count."""
+    return not new_parser(False).parse(b"type _ = T" + arguments + b";").root_node.has_error
 
 
 def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -220,9 +228,19 @@ def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
     text, never where the literal ends, and names are read from the file.
     """
     kinds = text.ancestors(match.start())
-    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and kinds[1:2] != ["string"]):
+    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and kinds[1:2] != ["string"]
+                                            and _after_open_backtick(text, match.start())):
         return [(match.start(), b"__")]
     return []
+
+
+def _after_open_backtick(text: Text, offset: int) -> bool:
+    """An odd count of unescaped backticks from the start of the ERROR around ``offset``: the escape is in a
+    template's text.  A stray backslash in code (``str\\ing``) is lexed as an escape too, and must stay an error."""
+    node = text.leaf(offset)
+    while node is not None and node.type != "ERROR":
+        node = node.parent
+    return node is not None and len(_BACKTICK.findall(text.data, node.start_byte, offset)) % 2 == 1
 
 
 def _line_break_made_a_space(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -276,6 +294,8 @@ _LABEL_WORDS = frozenset(b"abstract any bigint boolean const false import keyof 
                          b"readonly string symbol this true typeof undefined unique unknown void".split())
 _SIGNATURES = frozenset({"call_signature", "construct_signature", "property_signature", "method_signature"})
 _TYPE_BODIES = frozenset({"object_type", "interface_body"})
+#: a backtick that opens or closes a template (not one escaped in its text).
+_BACKTICK = re.compile(rb"(?<!\\)`")
 _PREDEFINED = rb"any|boolean|number|string|symbol|object|unknown|never|undefined|bigint"
 
 
