@@ -291,3 +291,22 @@ def test_export_type_star_is_repaired_only_where_export_starts_a_statement():
     assert not parsed.rewrites and parsed.problems
     parsed = parse_source(SourceFile.from_bytes("e.ts", b'export type * from "m"\n'))
     assert [r.family.name for r in parsed.rewrites] == ["export-type-star"]
+
+
+@pytest.mark.parametrize(("path", "text", "at"), [
+    ("m.js", "\\\\// a line the mutation fuzzer broke\nlet n = 1;\n", 0),
+    ("m.ts", "interface P {\n  name: str\\ing;\n}\n", 25),
+    ("m.ts", "const s = `a`;\nlet x = 1 \\u0;\n", 25),
+])
+def test_a_backslash_outside_a_string_or_template_stays_a_syntax_error(path: str, text: str, at: int):
+    """Found by the mutation fuzzer: tree-sitter's recovery lexes a stray backslash as an escape, and the
+    repair of escapes in template literal types took it and hid the error (TypeScript rejects each text)."""
+    parsed = parse_source(SourceFile.from_bytes(path, text.encode()))
+    assert not parsed.rewrites
+    assert [p.at for p in parsed.problems][:1] == [at]
+
+
+def test_an_escape_in_a_template_literal_type_is_still_repaired():
+    text = "type Quoted = `\\`${string}\\``;\ntype Dollar = `\\${x}`;\n"
+    parsed = parse_source(SourceFile.from_bytes("t.ts", text.encode()))
+    assert {r.family.name for r in parsed.rewrites} == {"template-type-escape"} and not parsed.problems
