@@ -99,8 +99,8 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
     before = bytes(text.data[open_ - 1:open_])
     if not (before.isalnum() or before in (b"_", b"$")) or text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
         return []  # `x < y`, `return <div>`: a comparison or JSX
-    arguments = bytes(text.data[open_:close + 1])
-    if text.matching_angle(open_) != close or not looks_like_types(arguments) or not _parses_as_types(arguments):
+    listed = bytes(text.data[open_:close + 1])
+    if text.matching_angle(open_) != close or not looks_like_types(listed) or not _parses_as_types(listed):
         return []
     return [blank(text.data, open_, close + 1)]
 
