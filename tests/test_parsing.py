@@ -310,3 +310,12 @@ def test_an_escape_in_a_template_literal_type_is_still_repaired():
     text = "type Quoted = `\\`${string}\\``;\ntype Dollar = `\\${x}`;\n"
     parsed = parse_source(SourceFile.from_bytes("t.ts", text.encode()))
     assert {r.family.name for r in parsed.rewrites} == {"template-type-escape"} and not parsed.problems
+
+
+def test_a_variance_annotation_in_type_arguments_stays_a_syntax_error():
+    """Found by the mutation fuzzer: a class that lost its keywords leaves ``Cell<in out T> {`` in code, where
+    TypeScript rejects ``in``; blanking it as a type parameter's modifier hid the error."""
+    text = "interface P<out T> { make(): T }\nCell<in out T> { constructor(public value: T) {} }\n"
+    parsed = parse_source(SourceFile.from_bytes("v.ts", text.encode()))
+    assert [r.start for r in parsed.rewrites] == [text.index("out")]
+    assert parsed.problems and text.index("in out") <= parsed.problems[0].at <= text.rindex("out T>")
