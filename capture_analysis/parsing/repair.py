@@ -107,8 +107,9 @@ def repair_parse(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitte
         unconfirmed = [r for r in found if r.family.confirm is not None
                        and not r.family.confirm(Text(trial, trial_tree, typed, jsx), r.start, r.end)]
         if unconfirmed:
-            tried.extend(unconfirmed)
+            # The re-parse says the place is not the construct: it names no problem either.
             refused.update(r.start for r in unconfirmed)
+            refuted.update(r.start for r in unconfirmed)
             found = [r for r in found if r.start not in refused]
             if not found:
                 continue
