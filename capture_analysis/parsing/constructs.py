@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from .languages import DECLARED_FUNCTIONS, new_parser
+from .languages import DECLARED_FUNCTIONS
 from .rewriting import Edit, Family, Text, blank, looks_like_types, renamed
 
 _IDENTIFIER = rb"[A-Za-z_$][\w$]*"
@@ -113,10 +113,13 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
 
 
 def _parses_as_types(arguments: bytes) -> bool:
-    """``<...>`` is a type list the grammar reads without an error: blanking a damaged one would hide its error
-    (``sql<{ : string }>`...` `` is no valid call).  Asked of the list alone, so that the damage the tag's
-    arguments cause around them does not count."""
-    return not new_parser(False).parse(b"type _ = T" + arguments + b";").root_node.has_error
+    """``<...>`` is a type list that reads without an error once repaired: blanking a damaged one would hide its
+    error (``sql<{ : string }>`...` `` is no valid call).  Asked of the list alone, so that the damage the tag's
+    arguments cause around them does not count; with the repairs, so that a list holding another construct the
+    grammar rejects (``sql<[new: number]>`...` ``) is still taken."""
+    from .repair import parse  # the repairs use this module: imported when first asked
+
+    return not parse(b"type _ = T" + arguments + b";", "arguments.ts").root_node.has_error
 
 
 def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
