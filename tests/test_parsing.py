@@ -132,8 +132,8 @@ def test_the_text_form_of_a_construct_outside_code_is_not_rewritten():
      "export interface Z<A,     /* out */ T> { t: T }"),
     ("export interface Z</* a */ in /* in out */ out /* c */ T /* d */, const /* e */ U> { f(t: T, u: U): T }",
      "export interface Z</* a */    /* in out */     /* c */ T /* d */, const /* e */ U> { f(t: T, u: U): T }"),
-    ("export interface Z<\n  in // in\n  out\n  T,\n> { f(t: T): T }",
-     "export interface Z<\n     // in\n     \n  T,\n> { f(t: T): T }"),
+    ("export interface Z<\n  in /* in */ out T,\n> { f(t: T): T }",
+     "export interface Z<\n     /* in */     T,\n> { f(t: T): T }"),
     ("export class C<const /* k */ T, in /** v */ out U = T> { t?: T; u?: (x: U) => U }",
      "export class C<const /* k */ T,    /** v */     U = T> { t?: T; u?: (x: U) => U }"),
     ("export type F</* a */ out /* b */ T /* c */ extends string> = () => T;",
@@ -319,3 +319,31 @@ def test_a_variance_annotation_in_type_arguments_stays_a_syntax_error():
     parsed = parse_source(SourceFile.from_bytes("v.ts", text.encode()))
     assert [r.start for r in parsed.rewrites] == [text.index("out")]
     assert parsed.problems and text.index("in out") <= parsed.problems[0].at <= text.rindex("out T>")
+
+
+def test_a_backslash_in_code_read_as_a_template_s_text_stays_a_syntax_error():
+    """Found by the mutation fuzzer: an escaped backtick in a template literal type made the grammar read the
+    code after it as a template string's text, and the stray backslash in that code as one of its escapes."""
+    text = "type Quoted =\n `\\`string}\\``;\ninterface P {\n  name: str\\ing;\n}\n"
+    parsed = parse_source(SourceFile.from_bytes("q.ts", text.encode()))
+    assert sorted(r.start for r in parsed.rewrites) == [text.index("\\`"), text.rindex("\\`")]
+    assert [p.at for p in parsed.problems] == [text.index("\\ing")]
+
+
+def test_a_variance_annotation_after_interface_and_a_line_break_stays_a_syntax_error():
+    """Found by the mutation fuzzer: TypeScript reads ``interface`` with its name on the next line as an
+    expression, where ``<in T>`` is an error; the grammar reads a declaration, which the blanking confirmed."""
+    text = "interface\nConsumer<\n  in T,\n> { take(value: T): void }\ninterface Same<in T> { take(value: T): void }\n"
+    parsed = parse_source(SourceFile.from_bytes("c.ts", text.encode()))
+    assert [r.start for r in parsed.rewrites] == [text.rindex("in T")]
+    assert parsed.problems and parsed.problems[0].at < text.index("\n>")
+
+
+@pytest.mark.parametrize("text", ["interface A<in\nT> {}\n", "interface A<out // why\n  T> {}\n",
+                                  "export interface Z<\n  in // in\n  out\n  T,\n> { f(t: T): T }\n",
+                                  "export interface Z<\n  in /* in\n */ out T,\n> { f(t: T): T }\n"])
+def test_a_variance_word_with_a_line_break_after_it_stays_a_syntax_error(text: str):
+    """Found by the mutation fuzzer: TypeScript takes ``in``/``out`` as a modifier only with the next token on
+    its line (the third text was taken for valid in this file's variance test until TypeScript judged it)."""
+    parsed = parse_source(SourceFile.from_bytes("a.ts", text.encode()))
+    assert not parsed.rewrites and parsed.problems

@@ -19,6 +19,7 @@ The families, with the text each applies to, are the table of
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from .languages import DECLARED_FUNCTIONS
@@ -45,16 +46,36 @@ _TYPE_EXPECTED_WORDS = frozenset({b"extends", b"keyof", b"typeof", b"infer", b"i
 
 
 def _variance(match: re.Match[bytes], text: Text) -> list[Edit]:
-    """``<in out T>``: blank each ``in``/``out``; keep ``const`` and the comments between them."""
+    """``<in out T>``: blank each ``in``/``out``; keep ``const`` and the comments between them.
+
+    TypeScript takes a word as a modifier only with the next token on its line (``<in\nT>`` is an error),
+    so a line break after one leaves the list as it is."""
+    tokens = list(_MODIFIER_TOKEN.finditer(match.group(1)))
+    for index, token in enumerate(tokens):
+        if token.group(1) is not None and any(b"\n" in after.group(0) for after in
+                                              itertools.takewhile(lambda t: t.group(1) is None, tokens[index + 1:])):
+            return []
     return [blank(text.data, match.start(1) + token.start(), match.start(1) + token.end())
-            for token in _MODIFIER_TOKEN.finditer(match.group(1)) if token.group(1) in (b"in", b"out")]
+            for token in tokens if token.group(1) in (b"in", b"out")]
 
 
 def _read_as_type_parameters(text: Text, start: int, end: int) -> bool:
-    """The blanked ``in``/``out`` now stands in a list of type parameters.  Found by the mutation fuzzer: in
-    type arguments (``Cell<in out T> {`` where a class lost its keywords) a variance annotation is an error,
-    which blanking it would hide."""
-    return "type_parameters" in text.ancestors(start)
+    """The blanked ``in``/``out`` now stands in a list of type parameters, of a declaration TypeScript reads as
+    one.  Found by the mutation fuzzer: in type arguments (``Cell<in out T> {`` where a class lost its keywords)
+    a variance annotation is an error, which blanking it would hide; and TypeScript reads ``interface`` or
+    ``type`` with its name on the next line as an expression (the grammar, as a declaration), in which
+    ``<in T>`` is an error too."""
+    node = text.leaf(start)
+    while node is not None and node.type != "type_parameters":
+        node = node.parent
+    declaration = node.parent if node is not None else None
+    if declaration is None:
+        return False
+    if declaration.type in _NAME_ON_THE_SAME_LINE:
+        name = declaration.child_by_field_name("name")
+        keyword = declaration.children[0]
+        return name is not None and b"\n" not in text.data[keyword.end_byte:name.start_byte]
+    return True
 
 
 def _blank_last(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -234,23 +255,29 @@ def _template_type_escape(match: re.Match[bytes], text: Text) -> list[Edit]:
     The characters of a type's text have no run-time meaning, and ``__`` opens
     no substitution and ends no literal.  Where the damage hides the type (the
     grammar's ERROR starts at the backtick), an escape the grammar lexed as
-    one is taken: in a string of any kind ``__`` for an escape changes the
-    text, never where the literal ends, and names are read from the file.
+    one in that ERROR is taken, before any other backtick.  One in a string or a
+    template string is left: the grammar reads it there, and where that
+    template is a misreading of code (a backtick escaped in a type, then code
+    read as the template's text), taking it could hide an error in the code.
     """
     kinds = text.ancestors(match.start())
-    if "template_literal_type" in kinds or (kinds[:1] == ["escape_sequence"] and kinds[1:2] != ["string"]
+    if "template_literal_type" in kinds or (kinds[:2] == ["escape_sequence", "ERROR"]
                                             and _after_open_backtick(text, match.start())):
         return [(match.start(), b"__")]
     return []
 
 
 def _after_open_backtick(text: Text, offset: int) -> bool:
-    """An odd count of unescaped backticks from the start of the ERROR around ``offset``: the escape is in a
-    template's text.  A stray backslash in code (``str\\ing``) is lexed as an escape too, and must stay an error."""
+    """The ERROR around ``offset`` starts at a backtick, and no other backtick stands between: the escape is in
+    the text of the template whose type the damage hid.  A stray backslash in code (``str\\ing``) is lexed as an
+    escape too, and so is one in code that the recovery read as a template's text after a backtick that closed
+    one: both must stay errors."""
     node = text.leaf(offset)
     while node is not None and node.type != "ERROR":
         node = node.parent
-    return node is not None and len(_BACKTICK.findall(text.data, node.start_byte, offset)) % 2 == 1
+    if node is None or text.data[node.start_byte:node.start_byte + 1] != b"`":
+        return False
+    return _BACKTICK.search(text.data, node.start_byte + 1, offset) is None
 
 
 def _line_break_made_a_space(match: re.Match[bytes], text: Text) -> list[Edit]:
@@ -306,6 +333,8 @@ _SIGNATURES = frozenset({"call_signature", "construct_signature", "property_sign
 _TYPE_BODIES = frozenset({"object_type", "interface_body"})
 #: a backtick that opens or closes a template (not one escaped in its text).
 _BACKTICK = re.compile(rb"(?<!\\)`")
+#: declarations whose keyword TypeScript takes as one only with the name on its line.
+_NAME_ON_THE_SAME_LINE = frozenset({"interface_declaration", "type_alias_declaration"})
 _PREDEFINED = rb"any|boolean|number|string|symbol|object|unknown|never|undefined|bigint"
 
 
