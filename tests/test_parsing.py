@@ -244,11 +244,12 @@ def test_a_generic_call_split_over_lines_in_a_conditional_keeps_its_meaning():
             b"  const y = c ? f\n  <number>(x): 0;\n  return () => y;\n}\n")
     using = new_parser(False)
     tree = using.parse(data)
-    proposed = repair.rewrites_in(Text(bytearray(data), tree, True, False), [(0, len(data))], set())
+    proposed = repair.rewrites_in(Text(bytearray(data), tree, True, False, repair.reads_clean), [(0, len(data))], set())
     (line_break,) = [r for r in proposed if r.family.name == "member-after-line-break"]
     trial, trial_tree = repair.rewritten(using, bytearray(data), tree, proposed)
     assert line_break.family.confirm is not None
-    assert not line_break.family.confirm(Text(trial, trial_tree, True, False), line_break.start, line_break.end)
+    confirmed = Text(trial, trial_tree, True, False, repair.reads_clean)
+    assert not line_break.family.confirm(confirmed, line_break.start, line_break.end)
 
 
 @needs_node

@@ -128,19 +128,17 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
     if not (before.isalnum() or before in (b"_", b"$")) or text.word_before(open_) in _KEYWORDS_BEFORE_JSX:
         return []  # `x < y`, `return <div>`: a comparison or JSX
     listed = bytes(text.data[open_:close + 1])
-    if text.matching_angle(open_) != close or not looks_like_types(listed) or not _parses_as_types(listed):
+    if text.matching_angle(open_) != close or not looks_like_types(listed) or not _parses_as_types(text, listed):
         return []
     return [blank(text.data, open_, close + 1)]
 
 
-def _parses_as_types(arguments: bytes) -> bool:
+def _parses_as_types(text: Text, arguments: bytes) -> bool:
     """``<...>`` is a type list that reads without an error once repaired: blanking a damaged one would hide its
     error (``sql<{ : string }>`...` `` is no valid call).  Asked of the list alone, so that the damage the tag's
     arguments cause around them does not count; with the repairs, so that a list holding another construct the
     grammar rejects (``sql<[new: number]>`...` ``) is still taken."""
-    from .repair import parse  # the repairs use this module: imported when first asked
-
-    return not parse(b"type _ = T" + arguments + b";", "arguments.ts").root_node.has_error
+    return text.reads_clean(b"type _ = T" + arguments + b";")
 
 
 def _name(match: re.Match[bytes], text: Text) -> list[Edit]:

@@ -60,6 +60,11 @@ def parse(data: bytes, path: str) -> tree_sitter.Tree:
     return parse_source(SourceFile.from_bytes(path, data)).tree
 
 
+def reads_clean(data: bytes) -> bool:
+    """A piece of TypeScript, alone, parses without an error once repaired (``Text.reads_clean``)."""
+    return not parse(data, "piece.ts").root_node.has_error
+
+
 def repaired(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitter.Tree) -> ParsedFile:
     """``tree`` (``using``'s parse of the source), repaired where it has errors the families explain.
 
@@ -89,7 +94,7 @@ def repair_parse(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitte
     data, path = source.data, source.path
     typed, jsx = is_typed(path), uses_tsx(path)
     text = bytearray(data)
-    rewrites = misread(using, Text(text, tree, typed, jsx))
+    rewrites = misread(using, Text(text, tree, typed, jsx, reads_clean))
     if rewrites:
         text, tree = rewritten(using, text, tree, rewrites)
     if not tree.root_node.has_error:
@@ -100,12 +105,12 @@ def repair_parse(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitte
     refuted: set[int] = set()
     for _ in range(ROUNDS):
         regions = damaged_regions(tree)
-        found = rewrites_in(Text(text, tree, typed, jsx), regions, refused)
+        found = rewrites_in(Text(text, tree, typed, jsx, reads_clean), regions, refused)
         if not found:
             break
         trial, trial_tree = rewritten(using, text, tree, found)
         unconfirmed = [r for r in found if r.family.confirm is not None
-                       and not r.family.confirm(Text(trial, trial_tree, typed, jsx), r.start, r.end)]
+                       and not r.family.confirm(Text(trial, trial_tree, typed, jsx, reads_clean), r.start, r.end)]
         if unconfirmed:
             # The re-parse says the place is not the construct: it names no problem either.
             refused.update(r.start for r in unconfirmed)
@@ -138,7 +143,8 @@ def repair_parse(using: tree_sitter.Parser, source: SourceFile, tree: tree_sitte
         if not problems:
             break
     if problems:
-        problems = named(problems, tried + rewrites_in(Text(text, tree, typed, jsx), damaged_regions(tree), refuted))
+        left = rewrites_in(Text(text, tree, typed, jsx, reads_clean), damaged_regions(tree), refuted)
+        problems = named(problems, tried + left)
     return ParsedFile(source, tree, not_utf8(tree, data, problems), tuple(rewrites))
 
 
@@ -163,7 +169,7 @@ def misread(using: tree_sitter.Parser, text: Text) -> list[Rewrite]:
     if not found:
         return []
     trial, trial_tree = rewritten(using, text.data, text.tree, found)
-    confirmed = Text(trial, trial_tree, text.typed, text.jsx)
+    confirmed = Text(trial, trial_tree, text.typed, text.jsx, reads_clean)
     return [r for r in found if r.family.confirm is None or r.family.confirm(confirmed, r.start, r.end)]
 
 

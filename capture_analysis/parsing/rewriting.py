@@ -34,12 +34,16 @@ _OPENER = {0x29: 0x28, 0x5D: 0x5B, 0x7D: 0x7B}
 class Text:
     """The text being repaired and the tree of its latest parse, with what the families ask of them."""
 
-    def __init__(self, data: bytearray, tree: tree_sitter.Tree, typed: bool, jsx: bool):
+    def __init__(self, data: bytearray, tree: tree_sitter.Tree, typed: bool, jsx: bool,
+                 reads_clean: Callable[[bytes], bool]):
         self.data = data
         self.tree = tree
         #: TypeScript reads type syntax here (``.ts``, ``.tsx``); JSX may appear (the TSX grammar's files).
         self.typed = typed
         self.jsx = jsx
+        #: whether a piece of TypeScript, alone, parses without an error once repaired (``repair.reads_clean``,
+        #: handed in: the repairs use the families): a family asks it of a part of the text.
+        self.reads_clean = reads_clean
 
     def leaf(self, offset: int) -> Node | None:
         return self.tree.root_node.descendant_for_byte_range(offset, offset + 1)
