@@ -348,3 +348,12 @@ def test_a_variance_word_with_a_line_break_after_it_stays_a_syntax_error(text: s
     its line (the third text was taken for valid in this file's variance test until TypeScript judged it)."""
     parsed = parse_source(SourceFile.from_bytes("a.ts", text.encode()))
     assert not parsed.rewrites and parsed.problems
+
+
+def test_a_rewrite_its_check_refuted_names_no_problem():
+    """The re-parse says `in` here is no variance annotation: the BX001 must not say it is one the parser cannot
+    read (it would tell the user their invalid text is valid TypeScript)."""
+    text = "Cell<in out T> { constructor(public value: T) {} }\n"
+    parsed = parse_source(SourceFile.from_bytes("v.ts", text.encode()))
+    assert parsed.problems and all(p.construct is None for p in parsed.problems)
+    assert all("variance" not in p.message for p in parsed.problems)
