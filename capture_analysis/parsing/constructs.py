@@ -65,9 +65,7 @@ def _read_as_type_parameters(text: Text, start: int, end: int) -> bool:
     a variance annotation is an error, which blanking it would hide; and TypeScript reads ``interface`` or
     ``type`` with its name on the next line as an expression (the grammar, as a declaration), in which
     ``<in T>`` is an error too."""
-    node = text.leaf(start)
-    while node is not None and node.type != "type_parameters":
-        node = node.parent
+    node = text.enclosing(start, ("type_parameters",))
     declaration = node.parent if node is not None else None
     if declaration is None:
         return False
@@ -270,9 +268,7 @@ def _after_open_backtick(text: Text, offset: int) -> bool:
     the text of the template whose type the damage hid.  A stray backslash in code (``str\\ing``) is lexed as an
     escape too, and so is one in code that the recovery read as a template's text after a backtick that closed
     one: both must stay errors."""
-    node = text.leaf(offset)
-    while node is not None and node.type != "ERROR":
-        node = node.parent
+    node = text.enclosing(offset, ("ERROR",))
     if node is None or text.data[node.start_byte:node.start_byte + 1] != b"`":
         return False
     return _BACKTICK.search(text.data, node.start_byte + 1, offset) is None
@@ -310,9 +306,7 @@ def _labelled_block_function(match: re.Match[bytes], text: Text) -> list[Edit]:
 
 def _read_as_block(text: Text, start: int, end: int) -> bool:
     """The braces before the blanked label now hold a block whose function declaration stands where it was."""
-    node = text.leaf(end + len(text.data[end:]) - len(text.data[end:].lstrip()))
-    while node is not None and node.type not in DECLARED_FUNCTIONS:
-        node = node.parent
+    node = text.enclosing(end + len(text.data[end:]) - len(text.data[end:].lstrip()), DECLARED_FUNCTIONS)
     return node is not None and node.parent is not None and node.parent.type == "statement_block" \
         and not node.has_error
 

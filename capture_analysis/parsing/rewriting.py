@@ -10,7 +10,7 @@ families ask before rewriting where the same text could mean something else.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 import tree_sitter
@@ -47,6 +47,14 @@ class Text:
 
     def leaf(self, offset: int) -> Node | None:
         return self.tree.root_node.descendant_for_byte_range(offset, offset + 1)
+
+    def enclosing(self, offset: int, kinds: Collection[str]) -> Node | None:
+        """The nearest node of one of ``kinds`` around ``offset``, the leaf there included: what a family's
+        check asks of the re-parse (the list, the block or the ERROR the rewritten text now stands in)."""
+        node = self.leaf(offset)
+        while node is not None and node.type not in kinds:
+            node = node.parent
+        return node
 
     def ancestors(self, offset: int) -> list[str]:
         """The kinds of the nodes around ``offset``, innermost first, up to the nearest statement."""
