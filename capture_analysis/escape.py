@@ -52,9 +52,8 @@ if TYPE_CHECKING:
 FlowNode: TypeAlias = "Closure | Binding | str"
 #: an edge's note: where the value flows, and why (a closure stands for "captured by" it: ``note``).
 Note: TypeAlias = "tuple[int, str | Closure]"
-#: the graph as networkx holds it: nodes without attributes, each edge's attributes its note as ``offset`` and
-#: ``why`` (``note_of``), typed ``object`` rather than networkx's default ``Any``.
-FlowGraph: TypeAlias = "nx.DiGraph[FlowNode, dict[str, object], dict[str, object]]"
+#: the graph as networkx holds it, for the diagrams: each edge's attributes its note as ``offset`` and ``why``.
+NetworkxGraph: TypeAlias = "nx.DiGraph[FlowNode, dict[str, object], dict[str, object]]"
 
 ESCAPE = "ESCAPE"
 #: what is called other than by an ``await`` in its own activation (``_calls_outliving_the_caller``).
@@ -65,27 +64,85 @@ CALLEE = "handed out as `arguments.callee`"
 EXPOSED = "readable through the function's `arguments` object"
 
 
+class ValueFlow:
+    """The kept part of the graph, as the typed adjacency structure DESIGN 2.2 allows a compiled core.
+
+    The questions are asked from compiled code, many times per file: networkx answered them in interpreted
+    code, through views, and held an attribute dict per edge (the graph of ``lib/typescript.js``, 82,720
+    edges, took 58 MB).  Nodes, each node's successors and predecessors, and the edges keep the order in
+    which the edges were met, which is the order networkx kept, so every walk visits what it visited.
+    """
+
+    __slots__ = ("edges", "nodes", "predecessors_of", "successors_of")
+
+    def __init__(self, nodes: dict[FlowNode, None], edges: dict[tuple[FlowNode, FlowNode], Note]) -> None:
+        self.nodes = nodes
+        #: each edge's note, in the order met.
+        self.edges = edges
+        self.successors_of: dict[FlowNode, list[FlowNode]] = {}
+        self.predecessors_of: dict[FlowNode, list[FlowNode]] = {}
+        for source, target in edges:
+            self.successors_of.setdefault(source, []).append(target)
+            self.predecessors_of.setdefault(target, []).append(source)
+
+    def __contains__(self, node: object) -> bool:
+        return node in self.nodes
+
+    def has_edge(self, source: FlowNode, target: FlowNode) -> bool:
+        return (source, target) in self.edges
+
+    def successors(self, node: FlowNode) -> list[FlowNode]:
+        return self.successors_of.get(node, [])
+
+    def predecessors(self, node: FlowNode) -> list[FlowNode]:
+        return self.predecessors_of.get(node, [])
+
+    def descendants(self, node: FlowNode) -> list[FlowNode]:
+        """What ``node`` reaches, itself left out, nearest first (breadth first, as networkx's ``descendants``
+        visits them, though it returns them as a set)."""
+        seen: set[FlowNode] = {node}
+        found: list[FlowNode] = []
+        at = 0
+        frontier = [node]
+        while at < len(frontier):
+            for target in self.successors(frontier[at]):
+                if target not in seen:
+                    seen.add(target)
+                    found.append(target)
+                    frontier.append(target)
+            at += 1
+        return found
+
+    def to_networkx(self) -> NetworkxGraph:
+        """The same graph in networkx, nodes and edges added in the same order (the diagrams' shortest paths)."""
+        import networkx as nx
+
+        graph: NetworkxGraph = nx.DiGraph()
+        graph.add_nodes_from(self.nodes)
+        graph.add_edges_from((source, target, {"offset": offset, "why": why})
+                             for (source, target), (offset, why) in self.edges.items())
+        return graph
+
+
 class EscapeGraph:
     """Built on first use: most files decide every binding `local` or `value` and never ask."""
 
     def __init__(self, model: FileModel):
         self.model = model
-        self._graph: FlowGraph | None = None
+        self._graph: ValueFlow | None = None
         self._escaping: set[FlowNode] = set()
         self._toward_escape: dict[FlowNode, FlowNode] = {}
-        self._reaches: dict[Closure, set[FlowNode]] = {}
+        self._reaches: dict[Closure, list[FlowNode]] = {}
+        self._networkx: NetworkxGraph | None = None
         #: while the graph is built: its nodes and its edges with their notes, in the order met.
         self._nodes: dict[FlowNode, None] = {}
         self._edges: dict[tuple[FlowNode, FlowNode], Note] = {}
 
     @property
-    def graph(self) -> FlowGraph:
+    def graph(self) -> ValueFlow:
         if self._graph is None:
-            import networkx as nx  # on first use: most runs of small files never need it, and it takes 0.2 s to load
-
-            # Nodes and edges are gathered in plain dicts, in the order they are met, and
-            # handed to networkx in two batches, which is cheaper than a ``has_edge`` and an
-            # ``add_edge`` call per reference.
+            # Nodes and edges are gathered in plain dicts, in the order they are met, which is
+            # cheaper than a ``has_edge`` and an ``add_edge`` call per reference.
             self._nodes = {ESCAPE: None}
             self._edges = {}
             model = self.model
@@ -103,10 +160,8 @@ class EscapeGraph:
                     self._edge(binding.init_closure, binding, binding.start, f"named `{binding.name}` inside itself")
             self._calls_outliving_the_caller()
             kept = self._reachable_from_closures()
-            graph: FlowGraph = nx.DiGraph()
-            graph.add_nodes_from(node for node in self._nodes if node in kept)
-            graph.add_edges_from((source, target, {"offset": offset, "why": why})
-                                 for (source, target), (offset, why) in self._edges.items() if source in kept)
+            graph = ValueFlow({node: None for node in self._nodes if node in kept},
+                              {edge: note for edge, note in self._edges.items() if edge[0] in kept})
             self._nodes = {}
             self._edges = {}
             self._graph = graph
@@ -159,7 +214,7 @@ class EscapeGraph:
         return kept
 
     @staticmethod
-    def _next_hops(graph: FlowGraph) -> dict[FlowNode, FlowNode]:
+    def _next_hops(graph: ValueFlow) -> dict[FlowNode, FlowNode]:
         """For every node that reaches ``ESCAPE``, its next node on a shortest path there.
 
         One breadth-first search backwards from ``ESCAPE``, so that explaining thousands of
@@ -216,10 +271,18 @@ class EscapeGraph:
         for target, offset, why in reference_edges(ref, binding, self._edges):
             self._edge(binding, target, offset, why)
 
+    def networkx(self) -> NetworkxGraph:
+        """The graph in networkx, made once, for the diagrams (``boxcheck graph``)."""
+        if self._networkx is None:
+            self._networkx = self.graph.to_networkx()
+        return self._networkx
+
     def release(self) -> None:
-        """Drops the graph (``FileAnalysis.release``): networkx caches views of a graph that point back at it."""
-        if self._graph is not None:
-            vars(self._graph).clear()
+        """Drops the graph and what was found in it (``FileAnalysis.release``); networkx caches views of a graph
+        that point back at it."""
+        if self._networkx is not None:
+            vars(self._networkx).clear()
+        self._networkx = None
         self._graph = None
         self._escaping.clear()
         self._toward_escape.clear()
@@ -228,12 +291,11 @@ class EscapeGraph:
     def escapes(self, closure: Closure) -> bool:
         return self.graph is not None and closure in self._escaping
 
-    def reaches(self, closure: Closure) -> set[FlowNode]:
+    def reaches(self, closure: Closure) -> list[FlowNode]:
+        """What ``closure`` flows into, nearest first."""
         if closure not in self._reaches:
-            import networkx as nx
-
             graph = self.graph
-            self._reaches[closure] = nx.descendants(graph, closure) if closure in graph else set()
+            self._reaches[closure] = graph.descendants(closure) if closure in graph else []
         return self._reaches[closure]
 
     def escape_chain(self, closure: Closure) -> list[Step]:
@@ -251,10 +313,7 @@ class EscapeGraph:
 
     def note_of(self, source: FlowNode, target: FlowNode) -> Note:
         """The note of the edge ``source -> target`` of the graph."""
-        data = self.graph.edges[source, target]
-        offset, why = data["offset"], data["why"]
-        assert isinstance(offset, int) and isinstance(why, (str, Closure)), "the graph's edges are made above"
-        return offset, why
+        return self.graph.edges[source, target]
 
 
 def note(why: str | Closure) -> str:

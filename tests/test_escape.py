@@ -31,7 +31,7 @@ def test_graph_edges_carry_where_and_why():
     bindings = {b.name: b for b in analysis.model.bindings}
     assert graph.graph.has_edge(inc, bindings["inc"])
     assert graph.graph.has_edge(bindings["inc"], bindings["alias"])
-    assert graph.graph.edges[bindings["alias"], ESCAPE]["why"] == "returned"
+    assert graph.note_of(bindings["alias"], ESCAPE)[1] == "returned"
     chain = graph.escape_chain(inc)
     assert [step.text for step in chain] == ["`inc`: stored in `inc`", "`inc`: stored in `alias`",
                                              "`alias`: returned"]

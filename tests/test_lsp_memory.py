@@ -187,8 +187,9 @@ export function makeRetaining() {
 
 def test_a_released_analysis_leaves_nothing_for_the_collector():
     """``FileAnalysis.release`` breaks every cycle of an analysis (the model's, a decision's with its site, the
-    escape graph's networkx views), so that dropping it frees it with no collection: the collector, run with
-    ``DEBUG_SAVEALL``, finds none of its objects.  The file has boxes, contexts, escapes and retentions."""
+    escape graph's networkx views where a diagram made them), so that dropping it frees it with no collection:
+    the collector, run with ``DEBUG_SAVEALL``, finds none of its objects.  The file has boxes, contexts,
+    escapes and retentions."""
     warm = analyze_text("warm.ts", examples_text(50) + RETAINS)   # what a first analysis imports leaves garbage
     warm.release()
     del warm
@@ -197,7 +198,7 @@ def test_a_released_analysis_leaves_nothing_for_the_collector():
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         analysis = analyze_text("factories.ts", examples_text(700) + RETAINS)
-        assert analysis.decisions and analysis.graph.graph.number_of_edges() and any(
+        assert analysis.decisions and analysis.graph.graph.edges and any(
             report.retentions for report in analysis.functions)
         analysis.release()
         del analysis

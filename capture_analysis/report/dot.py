@@ -131,7 +131,7 @@ def escape_of(analysis: FileAnalysis, closure: Closure) -> Escape | None:
     graph = analysis.graph
     if not graph.escapes(closure):
         return None
-    path = nx.shortest_path(graph.graph, closure, ESCAPE)
+    path = nx.shortest_path(graph.networkx(), closure, ESCAPE)
     via = next((node for node in path[1:-1] if isinstance(node, Closure)), None)
     offset, why = graph.note_of(path[-2], ESCAPE)
     return Escape(via, offset, note(why))
