@@ -3,7 +3,7 @@
 A file's model is cyclic (scopes, bindings and closures point at each
 other), so only the cycle collector would free it: once a batch run has
 made a file's record, it breaks those cycles (``FileAnalysis.release``: the
-model's, the escape graph's networkx graph, a site and its decisions), and
+model's, the escape graph's, a site and its decisions), and
 refcounting frees the analysis; the collection after the file finds what a
 failed analysis left in cycles.  An analysis makes a few hundred thousand small containers per
 megabyte, nearly all of them alive until the file is done.  Collecting while a file is analyzed therefore finds

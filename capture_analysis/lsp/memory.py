@@ -17,10 +17,10 @@ of megabytes larger.  So:
   loop's time per keystroke, scanning the live analysis every time; it is
   kept for a failed job, which may leave a half-built model behind;
 * the start-up heap is frozen out of every collection (``gc.freeze``), and
-  it includes what the first analysis loads: the escape graph imports
-  networkx on first use, some 30,000 objects that every collection would
-  otherwise scan again.  ``tune`` analyzes a small factory before freezing,
-  so that the frozen heap holds whatever a real analysis pulls in.
+  it includes what the first analysis loads (the retention analysis's lists
+  of callees, the modules imported on first use), which every collection
+  would otherwise scan again.  ``tune`` analyzes a small factory before
+  freezing, so that the frozen heap holds whatever a real analysis pulls in.
 
 ``benchmarks/lsp_memory.py`` measures both: memory per edit and the latency
 percentiles over 2,000 edits (docs/performance.md).
