@@ -39,6 +39,23 @@ def test_graph_edges_carry_where_and_why():
     assert positions == ["3:15", "4:17", "5:10"]
 
 
+def test_what_a_closure_reaches_is_listed_nearest_first():
+    """``reaches`` answers ``decide``'s "stored in a binding that outlives the iteration": the binding it names
+    is the first listed, so the list has an order of its own (breadth first), not a set's."""
+    analysis = analyze("""
+        function f(out) {
+          const g = () => 1;
+          const a = g;
+          const b = a;
+          out.push(b);
+        }
+    """)
+    bindings = {b.name: b for b in analysis.model.bindings}
+    reached = analysis.graph.reaches(closure_named(analysis, "g"))
+    assert reached[:3] == [bindings["g"], bindings["a"], bindings["b"]]
+    assert reached[-1] == ESCAPE and closure_named(analysis, "g") not in reached
+
+
 def test_the_graph_keeps_only_what_a_closure_reaches():
     analysis = analyze("""
         function f(n) {

@@ -63,10 +63,23 @@ def test_tuning_freezes_the_start_objects_and_raises_the_thresholds_once_per_pro
 
 
 def test_the_command_line_starts_without_networkx_and_pathspec():
-    """Both load on first use: networkx for the first escape question, pathspec for the first .gitignore."""
+    """Both load on first use: networkx for the first diagram, pathspec for the first .gitignore."""
     script = "import sys, capture_analysis.cli; print('networkx' in sys.modules, 'pathspec' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False False"
+
+
+def test_an_analysis_that_asks_the_escape_graph_never_loads_networkx(tmp_path):
+    """The escape graph is the core's own structure (``escape.ValueFlow``): networkx, 0.2 s to import in every
+    process and ``--jobs`` worker, is for the diagrams only."""
+    source = tmp_path / "counter.ts"
+    source.write_text("export function counter() {\n  let n = 0;\n  return () => n++;\n}\n", encoding="utf-8")
+    script = ("import sys\nfrom capture_analysis.cli import main\n"
+              f"code = main(['--no-cache', '--jobs', '1', '--format', 'json', {str(source)!r}])\n"
+              "print(code, 'networkx' in sys.modules, file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert '"storage": "box"' in run.stdout
+    assert run.stderr.strip().splitlines()[-1] == "1 False"
 
 
 def test_a_released_model_is_freed_by_refcounting_not_by_the_collector():
