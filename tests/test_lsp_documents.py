@@ -168,3 +168,23 @@ def test_a_text_that_needs_a_repair_is_analyzed_as_the_command_line_does_and_nev
     parsed, incremental = keeper.update(document.snapshot())
     assert not incremental and parsed.repaired and not parsed.problems
     assert str(parsed.tree.root_node) == str(parse(document.source.data, "v.ts").root_node)
+
+
+def test_code_actions_asked_after_a_later_edit_read_the_analyzed_text():
+    """An analysis's fixes are made on the first request, on the event loop, after the analysis thread may have
+    edited the tree in place for the next keystroke: they read a copy of the tree taken with the analysis.  From
+    the edited tree itself, the `let` the edit shifted would no longer be found where the analysis saw it."""
+    keeper = TreeKeeper()
+    text = "function f() {\n  let a = 1;\n  let b = 2;\n  return () => a + b;\n}\n"
+    document = Document.open("file:///t.ts", "t.ts", 1, text)
+    first = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
+    assert isinstance(first, RevisionAnalyzed)
+    at = text.index("  let a")
+    document.apply([lsp_change(text, at, at, "  const pad = [0, 0, 0, 0, 0];\n")], 2, PositionEncoding.UTF16)
+    second = keeper.run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
+    assert isinstance(second, RevisionAnalyzed) and second.incremental
+    titles = sorted(fix.title for fix in first.fixes.all())
+    assert titles == ["Declare `a` as `const` (never reassigned)", "Declare `b` as `const` (never reassigned)"]
+    for fix in first.fixes.all():
+        (replacement,) = fix.edits
+        assert text[replacement.start:replacement.end] == "let"

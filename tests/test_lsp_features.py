@@ -1,4 +1,4 @@
-"""What hover and code actions compute, without a server process: the analysis thread's precomputed fixes."""
+"""What hover and code actions compute, without a server process: what an analysis makes on first use."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def applied(text: str, fix: Fix) -> str:
 
 
 def const_fixes(code: str) -> list[Fix]:
-    return [f for f in analyzed(code).fixes if f.kind is ActionKind.REWRITE]
+    return [f for f in analyzed(code).fixes.all() if f.kind is ActionKind.REWRITE]
 
 
 def decisions_by_name(text: str) -> dict[str, tuple[str, str]]:
@@ -134,7 +134,7 @@ function counter() {
 def test_a_finding_can_be_suppressed_on_its_line_and_the_cli_agrees():
     result = analyzed(COUNTER)
     (finding,) = result.diagnostics
-    (fix,) = [f for f in result.fixes if f.kind is ActionKind.QUICK_FIX]
+    (fix,) = [f for f in result.fixes.all() if f.kind is ActionKind.QUICK_FIX]
     assert fix.title == "Suppress BX101 on line 2" and fix.diagnostic is finding
     after = applied(COUNTER, fix)
     assert after.splitlines()[1] == "  // boxcheck-ignore-next-line BX101"
@@ -147,7 +147,7 @@ def test_an_unused_suppression_can_be_removed():
            "  return () => step;\n}\n"
     result = analyzed(code)
     assert [d.rule for d in result.diagnostics] == [UNUSED_SUPPRESSION, UNUSED_SUPPRESSION]
-    removals = [f for f in result.fixes if f.title == "Remove unused suppression"]
+    removals = [f for f in result.fixes.all() if f.title == "Remove unused suppression"]
     assert len(removals) == 2
     assert applied(code, removals[0]) == code.replace(" // boxcheck-ignore BX101 -- stale", "")
     assert applied(code, removals[1]) == code.replace("  // boxcheck-ignore-next-line\n", "")
@@ -157,12 +157,12 @@ def test_a_suppression_that_still_covers_a_finding_is_not_removed():
     code = "function f() {\n  // boxcheck-ignore-next-line BX101, BX102\n  let n = 0;\n  return () => n++;\n}\n"
     result = analyzed(code)
     assert [d.rule for d in result.diagnostics] == [UNUSED_SUPPRESSION]   # BX102 is unused, BX101 is not
-    assert [f.title for f in result.fixes if f.diagnostic is result.diagnostics[0]] == []
+    assert [f.title for f in result.fixes.all() if f.diagnostic is result.diagnostics[0]] == []
 
 
 def test_a_block_comment_between_tokens_leaves_a_space():
     code = "function f() { const a = 1; return a/* boxcheck-ignore */+1; }\n"
-    (fix,) = [f for f in analyzed(code).fixes if f.title == "Remove unused suppression"]
+    (fix,) = [f for f in analyzed(code).fixes.all() if f.title == "Remove unused suppression"]
     assert applied(code, fix) == code.replace("/* boxcheck-ignore */", " ")
 
 
@@ -188,7 +188,7 @@ def test_comment_does_not_fit_in_jsx_text_but_does_in_a_jsx_expression():
 
 
 def test_fixes_are_offered_where_the_range_touches_them():
-    fixes = analyzed("function f() { let a = 1; let b = 2; return () => a + b; }\n").fixes
+    fixes = analyzed("function f() { let a = 1; let b = 2; return () => a + b; }\n").fixes.all()
     assert [f.title for f in touching(fixes, 15, 15, None)] == ["Declare `a` as `const` (never reassigned)"]
     assert len(touching(fixes, 0, 100, None)) == 2
     assert touching(fixes, 15, 15, ["quickfix"]) == []
@@ -204,7 +204,7 @@ def test_declare_const_on_every_example_and_fixture_keeps_every_decision_under_e
     offered = 0
     for path in paths:
         text = path.read_text(encoding="utf-8")
-        for fix in [f for f in analyzed(text, str(path)).fixes if f.kind is ActionKind.REWRITE]:
+        for fix in [f for f in analyzed(text, str(path)).fixes.all() if f.kind is ActionKind.REWRITE]:
             offered += 1
             after = applied(text, fix)
             for name, policy in POLICIES.items():

@@ -1,8 +1,8 @@
-"""Code actions: edits computed with the analysis, offered where the request's range touches them.
+"""Code actions: edits computed from an analysis, offered where the request's range touches them.
 
-Each fix is computed on the analysis thread, where the tree is (``fixes.declare_const``,
-``suppress``, ``fixes.own_block``), and kept with the analysis as byte offsets; a
-request only filters them and converts the offsets to the negotiated encoding.
+Each analysis's fixes (``fixes.declare_const``, ``suppress``, ``fixes.own_block``) are made on the first
+request for them, from a copy of the analyzed tree (``incremental.Fixes``), and kept with the analysis as byte
+offsets; later requests only filter them and convert the offsets to the negotiated encoding.
 ``boxcheck --fix`` applies the same ``fixes`` to the files of a run.
 
 The fixes of most findings depend on intent (keep state in an object, move

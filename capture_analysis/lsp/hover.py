@@ -41,21 +41,25 @@ class Occurrence:
 class BindingIndex:
     """Every declaration and reference of a decided binding, sorted by offset, for lookups by position.
 
-    Names never overlap, so the span that starts last at or before an offset is the only candidate.
+    Names never overlap, so the span that starts last at or before an offset is the only candidate.  Sorted on
+    the first hover, not with the analysis: most analyses (one per keystroke) are replaced before any hover, and
+    sorting took 2-3 ms of each on the language server's benchmark file.
     """
 
     def __init__(self, analysis: FileAnalysis):
-        spans: list[tuple[int, int, Decision]] = []
-        for decision in analysis.decisions:
-            binding = decision.binding
-            spans.append((binding.start, binding.end, decision))
-            spans.extend((ref.start, ref.end, decision) for ref in binding.references)
-        spans.sort(key=itemgetter(0))
-        self.spans = spans
-        self.starts = [span[0] for span in spans]
+        self.analysis = analysis
+        self.spans: list[tuple[int, int, Decision]] = []
+        self.starts: list[int] | None = None
 
     def at(self, offset: int) -> Occurrence | None:
         """The occurrence whose name contains ``offset`` (its end excluded)."""
+        if self.starts is None:
+            for decision in self.analysis.decisions:
+                binding = decision.binding
+                self.spans.append((binding.start, binding.end, decision))
+                self.spans.extend((ref.start, ref.end, decision) for ref in binding.references)
+            self.spans.sort(key=itemgetter(0))
+            self.starts = [span[0] for span in self.spans]
         i = bisect.bisect_right(self.starts, offset) - 1
         if i >= 0 and offset < self.spans[i][1]:
             return Occurrence(*self.spans[i])

@@ -351,7 +351,7 @@ def build() -> BoxcheckServer:
             return []
         only = [str(getattr(k, "value", k)) for k in params.context.only] if params.context.only else None
         out = []
-        for fix in actions.touching(analyzed.fixes, start, end, only):
+        for fix in actions.touching(analyzed.fixes.all(), start, end, only):
             around = innermost_closure(analysis.model, fix.start, fix.end)
             moved = moved_edits(fix, edits)
             if edits.span(around.start, around.end) is None or moved is None:
