@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from capture_analysis.analyze import analyze_text
+from capture_analysis.lsp import incremental
 from capture_analysis.lsp.documents import Change, Document, file_path, grammar_path
 from capture_analysis.lsp.incremental import RevisionAnalyzed, RevisionStale, TreeKeeper
 from capture_analysis.parsing import parse
@@ -188,3 +189,21 @@ def test_code_actions_asked_after_a_later_edit_read_the_analyzed_text():
     for fix in first.fixes.all():
         (replacement,) = fix.edits
         assert text[replacement.start:replacement.end] == "let"
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_a_slow_analysis_makes_its_hover_index_and_code_actions_on_the_analysis_thread(monkeypatch, slow):
+    """A quick analysis leaves them to the first request (most are replaced before any); a slow one makes them
+    with it, so that the first hover or code action never holds the event loop (a second each on
+    ``lib/typescript.js``)."""
+    made: list[int] = []
+    real = incremental.declare_const_fixes
+    monkeypatch.setattr(incremental, "declare_const_fixes", lambda *args: made.append(1) or real(*args))
+    monkeypatch.setattr(incremental, "PREPARED_ABOVE_SECONDS", -1.0 if slow else 3600.0)
+    document = Document.open("file:///t.ts", "t.ts", 1, "function f() { let a = 1; return () => a; }\n")
+    outcome = TreeKeeper().run(document.snapshot(), DEFAULT_SETTINGS, lambda: document.revision)
+    assert isinstance(outcome, RevisionAnalyzed)
+    assert (outcome.index.starts is not None, len(made)) == ((True, 1) if slow else (False, 0))
+    assert [fix.title for fix in outcome.fixes.all()][:1] == ["Declare `a` as `const` (never reassigned)"]
+    assert outcome.index.at(document.source.data.index(b"a = 1")) is not None
+    assert len(made) == 1

@@ -42,8 +42,7 @@ class BindingIndex:
     """Every declaration and reference of a decided binding, sorted by offset, for lookups by position.
 
     Names never overlap, so the span that starts last at or before an offset is the only candidate.  Sorted on
-    the first hover, not with the analysis: most analyses (one per keystroke) are replaced before any hover, and
-    sorting took 2-3 ms of each on the language server's benchmark file.
+    the first hover unless ``prepare`` did it with the analysis (``incremental.TreeKeeper.run`` says when).
     """
 
     def __init__(self, analysis: FileAnalysis):
@@ -51,8 +50,7 @@ class BindingIndex:
         self.spans: list[tuple[int, int, Decision]] = []
         self.starts: list[int] | None = None
 
-    def at(self, offset: int) -> Occurrence | None:
-        """The occurrence whose name contains ``offset`` (its end excluded)."""
+    def prepare(self) -> None:
         if self.starts is None:
             for decision in self.analysis.decisions:
                 binding = decision.binding
@@ -60,6 +58,11 @@ class BindingIndex:
                 self.spans.extend((ref.start, ref.end, decision) for ref in binding.references)
             self.spans.sort(key=itemgetter(0))
             self.starts = [span[0] for span in self.spans]
+
+    def at(self, offset: int) -> Occurrence | None:
+        """The occurrence whose name contains ``offset`` (its end excluded)."""
+        self.prepare()
+        assert self.starts is not None
         i = bisect.bisect_right(self.starts, offset) - 1
         if i >= 0 and offset < self.spans[i][1]:
             return Occurrence(*self.spans[i])

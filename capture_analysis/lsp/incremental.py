@@ -31,14 +31,17 @@ from .settings import Settings
 from .suppress import suppression_fixes
 from .tree_text import TreeText
 
+#: an analysis that took longer (CPU seconds) has its hovers' index and its code actions made with it, on the
+#: analysis thread; a quicker one leaves them to the first request (``TreeKeeper.run``).
+PREPARED_ABOVE_SECONDS = 0.25
+
 
 class Fixes:
-    """The code actions of one analysis, made on the first request for them.
+    """The code actions of one analysis, made on the first request for them, or with a slow analysis.
 
-    Most analyses (one per keystroke) are replaced before any request, and making them took 2-3 ms of each on
-    the language server's benchmark file.  They read the syntax tree, which the next edit changes in place on
-    the analysis thread; so they read a copy taken with the analysis (``Tree.copy``: tree-sitter's way to use
-    a tree on another thread, which later edits of the original leave alone).  Asked on the event loop only.
+    They read the syntax tree, which the next edit changes in place on the analysis thread; so they read a
+    copy taken with the analysis (``Tree.copy``: tree-sitter's way to use a tree on another thread, which
+    later edits of the original leave alone).  Asked on the event loop, once the analysis is handed over.
     """
 
     __slots__ = ("_analysis", "_file", "_fixes", "_shown")
@@ -168,10 +171,18 @@ class TreeKeeper:
             analysis = analyze_tree(syntax, settings)
             shown = [] if settings.excluded else analysis.shown
             fixes = Fixes(analysis, dataclasses.replace(syntax, tree=syntax.tree.copy()), shown)
+            index = BindingIndex(analysis)
+            if time.thread_time() - cpu_started > PREPARED_ABOVE_SECONDS:
+                # Most analyses (one per keystroke) are replaced before any request: a quick one leaves its
+                # index and code actions to the first request (4-5 ms of each on the benchmark file).  A slow
+                # one makes them here, where they cost a tenth of the analysis, rather than hold the event loop
+                # (a second each on ``lib/typescript.js``).
+                index.prepare()
+                fixes.all()
             done = time.perf_counter()
-            return RevisionAnalyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown,
-                                    BindingIndex(analysis), fixes, parsed - started, done - parsed,
-                                    time.thread_time() - cpu_started, incremental)
+            return RevisionAnalyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index,
+                                    fixes, parsed - started, done - parsed, time.thread_time() - cpu_started,
+                                    incremental)
         except Exception:  # one bad document must not stop the server
             self.forget(snapshot.uri)
             return RevisionFailed(snapshot.revision, traceback.format_exc())
