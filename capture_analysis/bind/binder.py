@@ -68,7 +68,7 @@ class Binder:
     """Builds a ``FileModel`` from a parsed tree.  Use once."""
 
     def __init__(self, data: bytes, tree: tree_sitter.Tree, syntax: list[SyntaxProblem], path: str,
-                 table: dict[int, Handler]):
+                 table: list[Handler]):
         self.data = data
         #: the file's name, for what its suffix says (``.mjs`` and ``.mts`` are modules).
         self.path = path
@@ -92,6 +92,8 @@ class Binder:
         #: the handler of each node kind id (``dispatch.dispatch_table``).
         self.table = table
         self.name_memo: dict[bytes, str] = {}
+        #: the use of a method call's receiver, by the method's name (``expressions.visit_member``).
+        self.receiver_uses: dict[bytes, Use] = {}
         #: an identifier named ``arguments`` was met (``mapped_arguments``), escaped or not.
         self.names_arguments = False
         self.fields = field_ids(tree.language)
@@ -125,7 +127,9 @@ class Binder:
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
         if node is not None:
-            handler = self.table.get(node.kind_id, visit_unknown)
+            table = self.table
+            kind = node.kind_id
+            handler = table[kind] if kind < len(table) else visit_unknown
             if handler is not skip_node:
                 self.stack.append((handler, node, scope, use))
 
@@ -136,7 +140,8 @@ class Binder:
             self.visit_all(node.named_children, scope, use)
             return
         push = self.stack.append
-        get = self.table.get
+        table = self.table
+        known = len(table)
         skip = skip_node
         unknown = visit_unknown
         i = count - 1
@@ -144,17 +149,20 @@ class Binder:
             child = node.named_child(i)
             i -= 1
             if child is not None:
-                handler = get(child.kind_id, unknown)
+                kind = child.kind_id
+                handler = table[kind] if kind < known else unknown
                 if handler is not skip:
                     push((handler, child, scope, use))
 
     def visit_all(self, nodes: list[Node], scope: Scope, use: Use = SAFE_USE) -> None:
         push = self.stack.append
-        get = self.table.get
+        table = self.table
+        known = len(table)
         skip = skip_node
         unknown = visit_unknown
         for node in reversed(nodes):
-            handler = get(node.kind_id, unknown)
+            kind = node.kind_id
+            handler = table[kind] if kind < known else unknown
             if handler is not skip:
                 push((handler, node, scope, use))
 

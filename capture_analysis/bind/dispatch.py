@@ -20,7 +20,7 @@ from ..model import SAFE_USE, Scope, Use
 from . import expressions as expr
 from . import functions as fn
 from . import statements as stmt
-from .binder import Binder, Handler
+from .binder import Binder, Handler, visit_unknown
 from .binder import skip_node as skip
 from .syntax import AWAITED_USE, Node, escaping
 
@@ -154,16 +154,17 @@ HANDLERS: dict[str, Handler] = {
 
 
 @cache
-def dispatch_table(language: tree_sitter.Language) -> dict[int, Handler]:
-    """Handlers by node kind id, built once per grammar: dispatch on ints, not on type strings."""
+def dispatch_table(language: tree_sitter.Language) -> list[Handler]:
+    """Each node kind id's handler, built once per grammar: dispatch on ints, not on type strings.
+
+    A list indexed by kind id rather than a dict: the walk looks a handler up for every named node it meets,
+    and compiled, an index is a bounds check where a dict look-up hashes a boxed int.  Kinds without a
+    handler get ``visit_unknown``; so does an ERROR node, whose id (65535) lies past the table's end.
+    """
     by_name: dict[str, Handler] = dict(HANDLERS)
     by_name.update(dict.fromkeys(TYPE_ONLY, skip))
-    table: dict[int, Handler] = {}
-    for kind_id in range(language.node_kind_count):
-        handler = by_name.get(language.node_kind_for_id(kind_id) or "")
-        if handler is not None:
-            table[kind_id] = handler
-    return table
+    return [by_name.get(language.node_kind_for_id(kind_id) or "", visit_unknown)
+            for kind_id in range(language.node_kind_count)]
 
 
 #: kinds never dispatched in a well-formed tree: the handler named here reads them from their parent.

@@ -29,6 +29,16 @@ from .syntax import (
 if TYPE_CHECKING:
     from .binder import Binder
 
+#: the uses of the operands that escape for a fixed reason, one object each (a use is compared by value).
+STORED_IN_OBJECT_USE = escaping("stored in an object literal")
+ARGUMENT_USE = escaping("passed as an argument")
+TAG_ARGUMENT_USE = escaping("passed to a template tag")
+COMPUTED_RECEIVER_USE = escaping("receiver of a computed method call")
+COMPUTED_READ_USE = escaping("read with a computed key, which may be its `prototype`")
+ASSIGNMENT_VALUE_USE = escaping("assigned, and the assignment's value is used")
+PROPERTY_STORE_USE = escaping("stored into a property")
+ASSIGNED_AND_USED_USE = escaping("assigned, and used")
+
 # -- reads and operators ----------------------------------------------------------------------------
 
 
@@ -82,12 +92,12 @@ def visit_sequence(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
 
 
 def visit_object(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
-    binder.visit_named(node, scope, escaping("stored in an object literal"))
+    binder.visit_named(node, scope, STORED_IN_OBJECT_USE)
 
 
 def visit_pair(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     value = node.child_by_field_id(binder.fields.value)
-    binder.visit(value, scope, escaping("stored in an object literal"))
+    binder.visit(value, scope, STORED_IN_OBJECT_USE)
     # A computed key, the only one with code in it, begins with ``[``: without one before the value, the key
     # is a name, a string or a number, and is not looked up.
     if value is not None and binder.data.find(b"[", node.start_byte, value.start_byte) < 0:
@@ -120,13 +130,12 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     arguments = node.child_by_field_id(binder.fields.arguments)
     if arguments is not None:
         if arguments.kind_id == kinds.arguments:
-            binder.visit_named(arguments, scope, escaping("passed as an argument"))
+            binder.visit_named(arguments, scope, ARGUMENT_USE)
         else:
             # A tagged template passes every substituted value to the tag.
-            passed = escaping("passed to a template tag")
             for part in named(arguments):
                 if part.kind_id == kinds.template_substitution:
-                    binder.visit_named(part, scope, passed)
+                    binder.visit_named(part, scope, TAG_ARGUMENT_USE)
     if callee is not None:
         bare = kinds.bare(callee)
         if bare.kind_id == kinds.identifier and binder.name_of(bare) == "eval" and not optional_call(node):
@@ -153,8 +162,13 @@ def visit_member(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     obj = node.child_by_field_id(binder.fields.object)
     if use.kind is UseKind.CALLEE:
         prop = node.child_by_field_id(binder.fields.property)
-        name = binder.text(prop) if prop is not None else ""
-        inner = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
+        raw = binder.data[prop.start_byte:prop.end_byte] if prop is not None else b""
+        receiver = binder.receiver_uses.get(raw)
+        if receiver is None:
+            name = raw.decode("utf-8", "replace")
+            receiver = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
+            binder.receiver_uses[raw] = receiver
+        inner = receiver
     elif (obj is None or binder.data.find(b"prototype", obj.end_byte, node.end_byte) >= 0) \
             and is_prototype(binder, node):
         inner = PROTOTYPE_USE  # ``F.prototype.constructor`` is ``F``
@@ -171,9 +185,9 @@ def is_prototype(binder: Binder, node: Node) -> bool:
 def visit_subscript(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     binder.visit(node.child_by_field_id(binder.fields.index), scope, SAFE_USE)
     if use.kind is UseKind.CALLEE:
-        inner = escaping("receiver of a computed method call")
+        inner = COMPUTED_RECEIVER_USE
     else:
-        inner = escaping("read with a computed key, which may be its `prototype`")
+        inner = COMPUTED_READ_USE
     binder.visit(node.child_by_field_id(binder.fields.object), scope, inner)
 
 
@@ -201,18 +215,18 @@ def visit_assignment(binder: Binder, node: Node, scope: Scope, use: Use) -> None
             binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
             binder.reference(target, scope, read=True, write=False, use=use)
         else:
-            binder.visit(right, scope, escaping("assigned, and the assignment's value is used"))
+            binder.visit(right, scope, ASSIGNMENT_VALUE_USE)
         return
     if target.kind_id in kinds.members:
         prop = target.child_by_field_id(binder.fields.property)
         if prop is not None and right is not None:
             binder.name_literal(right, binder.text(prop))
-        right_use = escaping("stored into a property")
+        right_use = PROPERTY_STORE_USE
     elif target.kind_id == kinds.object_pattern:
         right_use = PATTERN_USE
     else:
         right_use = SAFE_USE  # ``[a, b] = v`` iterates the value: a function is not iterable
-    binder.visit(right, scope, right_use if use.kind is UseKind.SAFE else escaping("assigned, and used"))
+    binder.visit(right, scope, right_use if use.kind is UseKind.SAFE else ASSIGNED_AND_USED_USE)
     later_write(binder, left, scope, False, node.end_byte - 1)
 
 
@@ -229,7 +243,7 @@ def visit_augmented_assignment(binder: Binder, node: Node, scope: Scope, use: Us
         if logical and use.kind is UseKind.SAFE:
             binder.visit(right, scope, Use(UseKind.FLOW, "assigned", ref))
         elif logical:
-            binder.visit(right, scope, escaping("assigned, and the assignment's value is used"))
+            binder.visit(right, scope, ASSIGNMENT_VALUE_USE)
             if operator is not None and operator.type in ("??=", "||="):
                 # The value of ``x ??= e`` (``x ||= e``) is ``x``'s old value when that is not nullish (truthy):
                 # a closure held in ``x`` goes wherever the expression's value goes.
@@ -237,7 +251,7 @@ def visit_augmented_assignment(binder: Binder, node: Node, scope: Scope, use: Us
         else:
             binder.visit(right, scope, SAFE_USE)
         return
-    binder.visit(right, scope, escaping("stored into a property") if logical else SAFE_USE)
+    binder.visit(right, scope, PROPERTY_STORE_USE if logical else SAFE_USE)
     later_write(binder, left, scope, True, node.end_byte - 1)
 
 

@@ -30,6 +30,9 @@ from .syntax import Node, escaping, has_decorator, named
 if TYPE_CHECKING:
     from .binder import Binder
 
+#: the use of an arrow's expression body (one object: a use is compared by value).
+RETURNED_USE = escaping("returned")
+
 # -- functions --------------------------------------------------------------------------------------
 
 
@@ -122,7 +125,7 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
         if body.kind_id == kinds.statement_block:
             binder.visit_named(body, fscope, SAFE_USE)
         else:
-            binder.visit(body, fscope, escaping("returned"))
+            binder.visit(body, fscope, RETURNED_USE)
     params = node.child_by_field_id(binder.fields.parameters)
     if params is not None:
         fscope.parameters = (params.start_byte, params.end_byte)
