@@ -103,7 +103,7 @@ function runProgram(code) {
     for (const [k, getter] of pairs) {
       if (!records.has(k)) records.set(k, []);
       const value = k === own ? fn : read(getter);
-      records.get(k).push({ getter, value });
+      records.get(k).push({ getter, value, own: k === own });
       created[k] = (created[k] || 0) + 1;
       if (value === UNINITIALIZED) early[k] = true;
     }
@@ -126,6 +126,10 @@ function runProgram(code) {
       if (k in changed || !records.has(k)) continue;
       for (const record of records.get(k)) {
         const now = read(record.getter);
+        // `const f = () => f` is bound to its closure right after ``__c`` returns, and nothing runs in between.
+        // Still in its TDZ, it was never bound: ``__c`` threw (a stack overflow in the hook, however deep the
+        // program is) after this snapshot and before the binding, which no run of the program itself can do.
+        if (record.own && now === UNINITIALIZED) continue;
         if (!Object.is(now, record.value)) {
           changed[k] = { from: describe(record.value, UNINITIALIZED), to: describe(now, UNINITIALIZED) };
           break;
