@@ -109,7 +109,8 @@ def stages_table(data: dict[str, Any]) -> list[str]:
 
 #: issue 28's stage budgets (× the parse alone, compiled): the stages each covers, by their names in stages.py.
 BUDGETS = (("bind", ("bind",), 0.30), ("record", ("record",), 0.10), ("repair check", ("repair check",), 0.08),
-           ("collect (the GC)", ("collect",), 0.03),
+           ("collect (the GC: the collector's pass; the model's freeing is under everything else)", ("collect",),
+            0.03),
            ("escape graph, decide, allocate, retain", ("escape graph", "decide", "allocate", "retain"), 0.20))
 
 

@@ -4,12 +4,14 @@
 
 Runs the stages of ``analyze.Analyzer`` one by one (so each is timed alone),
 the suppression comments and severities (``diagnose.shown``) among them, then
-the JSON rendering, and the collection of the file's model as boxcheck runs it
-(``FileAnalysis.release``, then ``gc_tuning``), then the freeing of its tree (tree-sitter's
-work, which ``parse_floor`` counts in the parse: there each ``Parser.parse`` frees the
-tree before it), and prints one JSON object with the CPU seconds of each
-stage (CPU time, which the other work of a shared machine disturbs less than
-wall time).
+the JSON rendering; then the file's model is freed as boxcheck frees it: its
+cycles broken (``FileAnalysis.release``), reference counting frees it when
+the file's work returns (``free model``), and the collector's pass after the
+file (``gc_tuning``) finds little (``collect``, the collector alone); then its
+tree is freed (tree-sitter's work, which ``parse_floor`` counts in the parse:
+there each ``Parser.parse`` frees the tree before it).  Prints one JSON
+object with the CPU seconds of each stage (CPU time, which the other work of
+a shared machine disturbs less than wall time).
 ``parse`` is ``Parser.parse`` alone, as in ``parse_floor``; the repair check
 that every file pays (``parsing.repair.unrepaired``) is a stage of its own,
 and ``repair`` holds the re-parses of the files that fail it and what is
@@ -47,7 +49,7 @@ from capture_analysis.retention import find_retentions
 from .measure import file_list
 
 STAGES = ("read", "parse", "repair check", "repair", "bind", "escape graph", "decide", "allocate", "retain",
-          "diagnose", "suppressions", "record", "render json", "collect", "free tree")
+          "diagnose", "suppressions", "record", "render json", "free model", "collect", "free tree")
 
 
 def one_file(path: str, reporter: Reporter, lap: Callable[[str], None], trees: list[Tree]) -> int:
@@ -112,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         with gc_tuning.paused():  # as boxcheck runs a file (outcome.fresh)
             size += one_file(os.path.join(root, name), reporter, lap, trees)
+            lap("free model")
         lap("collect")
         trees.clear()
         lap("free tree")
