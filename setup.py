@@ -38,6 +38,7 @@ DOCS = Path(__file__).resolve().parent / "docs"
 COMPILED = (
     "capture_analysis/source.py",
     "capture_analysis/words.py",
+    "capture_analysis/creation.py",
     "capture_analysis/model.py",
     "capture_analysis/results.py",
     "capture_analysis/parsing/*.py",

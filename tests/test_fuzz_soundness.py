@@ -9,14 +9,18 @@ write, and ``fuzz/soundness.py`` holds boxcheck's verdicts against that.
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 
-from capture_analysis import creation
+from benchmarks.compiled import pure_copy
+from capture_analysis import compiled, creation
 from capture_analysis.analyze import analyze_text
 from capture_analysis.model import ClosureKind, Storage
 
@@ -460,9 +464,15 @@ def without_fallback(real):
 @needs_node
 @pytest.mark.parametrize(("broken", "seed"), [(without_transitive_reads, 1), (without_fallback, 1)],
                          ids=["transitive-reads-dropped", "fallback-dropped"])
-def test_the_fuzzer_refutes_a_broken_creation_rule(oracle, monkeypatch, broken, seed):
+def test_the_fuzzer_refutes_a_broken_creation_rule(oracle, monkeypatch, broken, seed, request, tmp_path):
     """With the rule broken, a bounded seeded run finds a `value` verdict Node refutes, for a binding the real
-    rule does not call `value` (so the find is the broken rule's, not the open bug ``known.py`` excuses)."""
+    rule does not call `value` (so the find is the broken rule's, not the open bug ``known.py`` excuses).
+
+    The rule is broken by patching ``creation.declarations_of``, which compiled callers never look up: on a
+    compiled build, the test runs again in a process that imports the pure-Python sources."""
+    if compiled():
+        in_pure_python(request, tmp_path)
+        return
     real = creation.declarations_of
     monkeypatch.setattr(creation, "declarations_of", broken(real))
     tally = Tally()
@@ -479,6 +489,20 @@ def test_the_fuzzer_refutes_a_broken_creation_rule(oracle, monkeypatch, broken, 
             print(f"\n{broken.__name__}: found after {tally.programs} programs: {caused[0]}")
             return
     pytest.fail(f"{broken.__name__}: no refuted `value` in {tally.programs} programs ({tally.line()})")
+
+
+def in_pure_python(request: pytest.FixtureRequest, scratch: Path) -> None:
+    """Run this test again in a pytest that imports a copy of the package without its extension modules: the copy
+    is first on the path, the project last (``--import-mode=append``), and neither is the working directory."""
+    root = Path(__file__).resolve().parent.parent
+    pure = pure_copy(scratch)
+    run = subprocess.run([sys.executable, "-m", "pytest", "--import-mode=append", "--rootdir", str(root),
+                          "-c", str(root / "pyproject.toml"), "-p", "no:cacheprovider", "-q", "-s",
+                          str(root / request.node.nodeid)],
+                         cwd=pure, env={**os.environ, "PYTHONPATH": str(pure)}, capture_output=True, text=True)
+    print(run.stdout)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "1 passed" in run.stdout
 
 
 # -- what the fuzzer found -------------------------------------------------------------------------
