@@ -471,6 +471,7 @@ def test_the_fuzzer_refutes_a_broken_creation_rule(oracle, monkeypatch, broken, 
     The rule is broken by patching ``creation.declarations_of``, which compiled callers never look up: on a
     compiled build, the test runs again in a process that imports the pure-Python sources."""
     if compiled():
+        assert not os.environ.get(PURE_RUN), "the copy without extension modules imported a compiled build"
         in_pure_python(request, tmp_path)
         return
     real = creation.declarations_of
@@ -491,6 +492,10 @@ def test_the_fuzzer_refutes_a_broken_creation_rule(oracle, monkeypatch, broken, 
     pytest.fail(f"{broken.__name__}: no refuted `value` in {tally.programs} programs ({tally.line()})")
 
 
+#: set in the pure-Python run of a test, which must then not find a compiled build (it would start another run).
+PURE_RUN = "BOXCHECK_TEST_PURE_RUN"
+
+
 def in_pure_python(request: pytest.FixtureRequest, scratch: Path) -> None:
     """Run this test again in a pytest that imports a copy of the package without its extension modules: the copy
     is first on the path, the project last (``--import-mode=append``), and neither is the working directory."""
@@ -499,7 +504,8 @@ def in_pure_python(request: pytest.FixtureRequest, scratch: Path) -> None:
     run = subprocess.run([sys.executable, "-m", "pytest", "--import-mode=append", "--rootdir", str(root),
                           "-c", str(root / "pyproject.toml"), "-p", "no:cacheprovider", "-q", "-s",
                           str(root / request.node.nodeid)],
-                         cwd=pure, env={**os.environ, "PYTHONPATH": str(pure)}, capture_output=True, text=True)
+                         cwd=pure, env={**os.environ, "PYTHONPATH": str(pure), PURE_RUN: "1"}, capture_output=True,
+                         text=True)
     print(run.stdout)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "1 passed" in run.stdout
