@@ -7,6 +7,7 @@ nothing is timed, only memory and reachability are asserted.
 
 from __future__ import annotations
 
+import functools
 import gc
 import statistics
 import sys
@@ -21,8 +22,10 @@ import pytest
 from benchmarks.lsp_latency import examples_text
 from benchmarks.lsp_memory import comment_toggle, middle, session, slope_per_edit
 from capture_analysis.analyze import analyze_text
+from capture_analysis.lsp import memory
 from capture_analysis.lsp.documents import Change, Document
-from capture_analysis.lsp.incremental import TreeKeeper
+from capture_analysis.lsp.incremental import RevisionAnalyzed, TreeKeeper
+from capture_analysis.lsp.settings import ClientSettings, ConfigFiles, resolve
 from capture_analysis.model import Closure
 from capture_analysis.source import PositionEncoding
 
@@ -210,6 +213,46 @@ def test_a_released_analysis_leaves_nothing_for_the_collector():
         gc.garbage.clear()
         gc.enable()
     assert not left
+
+
+def test_no_collection_starts_while_a_keystroke_is_analyzed():
+    """With the server's thresholds (``memory.tune``), edit after edit of a 2,000-line file analyzed as the
+    server does (the scheduler frees each replaced analysis: ``memory.free``), no collection starts in the
+    middle of an analysis to scan the model being built: a freed analysis gives its objects back to the young
+    generation's count, which stays below the threshold.  With the threshold at 10,000, two collections ran
+    inside every analysis of this file."""
+    text = examples_text(2000)
+    document = Document.open(URI, "factories.ts", 1, text)
+    settings, _ = resolve(None, ConfigFiles(), ClientSettings())
+    keeper = TreeKeeper()
+    started: list[int] = []
+
+    def collecting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    thresholds = gc.get_threshold()
+    during: list[list[int]] = []
+    previous = None
+    gc.collect()
+    gc.set_threshold(memory.YOUNG_THRESHOLD, 10, 10)
+    gc.callbacks.append(collecting)
+    try:
+        for n in range(12):
+            snapshot = document.snapshot()
+            started.clear()
+            outcome = keeper.run(snapshot, settings, functools.partial(int, snapshot.revision))
+            during.append(list(started))
+            assert isinstance(outcome, RevisionAnalyzed)
+            if previous is not None:
+                memory.free(previous)
+            previous = outcome
+            change, text = comment_toggle(text, n)
+            document.apply([as_change(change)], n + 2, PositionEncoding.UTF16)
+    finally:
+        gc.callbacks.remove(collecting)
+        gc.set_threshold(*thresholds)
+    assert sum(len(collections) for collections in during[2:]) <= 1, during
 
 
 def test_pygls_keeps_no_copy_of_the_documents():
