@@ -92,6 +92,27 @@ def test_positions_in_any_order_and_in_one_sweep_are_those_of_a_fresh_file(text,
     assert source.positions(asked) == [fresh(offset) for offset in asked]
 
 
+EDIT = st.text(alphabet=st.sampled_from(list("ab \n\r\té中😀\ufeff")), max_size=30)
+
+
+@given(EDIT, st.integers(min_value=0, max_value=30), st.integers(min_value=0, max_value=30), EDIT)
+def test_an_edited_text_is_the_file_a_fresh_read_makes_of_it(text, first, second, inserted):
+    """``edited`` (each keystroke the language server applies) makes the line index from the old one: the file
+    is the one a fresh ``SourceFile`` makes of the new text, line breaks removed, inserted and moved, a BOM the
+    edit brings to the front dropped, and every position alike."""
+    source = SourceFile("t.ts", text)
+    boundaries = [len(source.text[:index].encode("utf-8")) for index in range(len(source.text) + 1)]
+    start, end = sorted((boundaries[min(first, len(boundaries) - 1)], boundaries[min(second, len(boundaries) - 1)]))
+    added = inserted.encode("utf-8")
+    edited = source.edited(start, end, added)
+    fresh = SourceFile("t.ts", (source.data[:start] + added + source.data[end:]).decode("utf-8"))
+    assert edited == fresh
+    assert edited.line_count == fresh.line_count
+    every = [len(fresh.text[:index].encode("utf-8")) for index in range(len(fresh.text) + 1)]
+    assert edited.positions(every) == fresh.positions(every)
+    assert [edited.point(offset) for offset in every] == [fresh.point(offset) for offset in every]
+
+
 def reported(fmt: str, out: str) -> list[tuple[str, int, int, str]]:
     """(code, 1-based line, 1-based UTF-16 column, message) of each diagnostic, read from one format's output."""
     if fmt == "text":

@@ -107,9 +107,8 @@ class Document:
             start = old.offset_at(start_line, start_char, encoding)
             end = max(start, old.offset_at(end_line, end_char, encoding))
             inserted = change.text.encode("utf-8", "surrogatepass")
-            data = old.data[:start] + inserted + old.data[end:]
-            new = SourceFile(self.path, data.decode("utf-8", "surrogatepass"))
-            if len(new.data) != len(data):
+            new = old.edited(start, end, inserted)
+            if len(new.data) != len(old.data) - (end - start) + len(inserted):
                 # The text now starts with a BOM, which ``SourceFile`` drops: offsets moved, parse afresh.
                 self.edits.clear()
                 self.reset = True
