@@ -22,6 +22,8 @@ from pathlib import Path
 DOCS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 #: the same catalogue as a page shipped inside the package (package data): the default target of the links.
 PACKAGED_PAGE = Path(__file__).resolve().parent / "docs" / "rules.html"
+#: its URI, made once: the language server links every finding it publishes to it.
+PACKAGED_URI = PACKAGED_PAGE.as_uri()
 
 
 class Severity(enum.IntEnum):
@@ -67,7 +69,7 @@ class Rule:
 
     def href(self, base: str | None = None) -> str:
         """The rule's section of the page at ``base`` (``docs-url``), by default the page inside the package."""
-        return f"{base or PACKAGED_PAGE.as_uri()}#{self.anchor}"
+        return f"{base or PACKAGED_URI}#{self.anchor}"
 
     def doc(self) -> str:
         fix = f"\n### How to fix\n{self.fix.strip()}\n" if self.fix else ""

@@ -180,7 +180,7 @@ class SourceFile:
         """An LSP ``Position``: 0-based line, 0-based ``character`` in ``encoding``'s code units."""
         line = self.line_of(offset)
         prefix = self.data[self._line_starts[line]:offset]
-        return {"line": line, "character": PositionEncoding(encoding).units(prefix)}
+        return {"line": line, "character": encoding.units(prefix)}
 
     def lsp_range(self, start: int, end: int,
                   encoding: PositionEncoding = PositionEncoding.UTF16) -> dict[str, dict[str, int]]:
@@ -215,7 +215,6 @@ class SourceFile:
         start = self._line_starts[line]
         end = self._line_starts[line + 1] - 1 if line + 1 < len(self._line_starts) else len(self.data)
         text = self.data[start:end].removesuffix(b"\r")
-        encoding = PositionEncoding(encoding)
         if text.isascii() or encoding is PositionEncoding.UTF8:
             offset = min(max(character, 0), len(text))
             while 0 < offset < len(text) and text[offset] & 0xC0 == 0x80:

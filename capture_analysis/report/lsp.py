@@ -49,7 +49,8 @@ def lsp_diagnostic(analysis: FileAnalysis, diagnostic: Diagnostic, uri: str,
     """What the language server publishes: what ``diagnostic_of`` makes of the finding's record, with the
     ranges measured in the encoding the client negotiated (``tests/test_format_lsp.py`` compares the two)."""
     source: SourceFile = analysis.source
-    encoding = PositionEncoding(position_encoding)
+    encoding = position_encoding if isinstance(position_encoding, PositionEncoding) else \
+        PositionEncoding(position_encoding)  # a call of an Enum class runs Python code, a few µs per finding
     spans = [(diagnostic.start, diagnostic.end), *((start, end) for start, end, _ in diagnostic.related)]
     return lsp_of(diagnostic.rule.code, diagnostic.level, diagnostic.message, diagnostic_data(analysis, diagnostic),
                   uri, docs_url, [source.lsp_range(start, end, encoding) for start, end in spans],
