@@ -25,7 +25,7 @@ from pygls.protocol.language_server import lsp_method
 from .. import __version__
 from ..source import PositionEncoding, SourceFile
 from . import actions
-from .carry import Carried, innermost_closure, moved_positions, relocated, shown
+from .carry import Carried, Moves, innermost_closure, moved_positions, relocated, shown
 from .documents import Change, Document, file_path, grammar_path
 from .edit_map import EditMap
 from .hover import hover_markdown
@@ -359,7 +359,7 @@ def build() -> BoxcheckServer:
             lsp = None
             if fix.diagnostic is not None:
                 entry = Carried(analysis, [fix.diagnostic], uri, encoding, edits).entries[0]
-                lsp = relocated(entry, analysis.source, edits, current, encoding)
+                lsp = relocated(entry, Moves(analysis.source, edits, current), encoding)
             action = actions.code_action(fix, uri, partial(moved_range, current, moved, encoding), lsp)
             out.append(CONVERTER.structure(action, types.CodeAction))
         return out
