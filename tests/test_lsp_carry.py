@@ -115,3 +115,33 @@ def test_positions_in_text_move_with_the_lines_and_edited_ones_stay():
     old = analyze_text("t.ts", old_text).source
     assert moved_positions("at 2:5 and 1:1, site f@1:5#0, 9:9", old, edits, document.source) == (
         "at 3:5 and 2:1, site f@2:5#0, 9:9")
+
+
+#: a BX107 finding (its data names closures by line and column) and a BX101 one (a site id, `f@line:column#n`).
+RETAINS_AND_BOXES = """export function makeRetaining() {
+  const big = new Map<string, number>();
+  const use = () => big.size;
+  use();
+  return () => 1;
+}
+export function counter() {
+  let total = 0;
+  return { add() { total += 1; } };
+}
+"""
+
+
+def test_a_kept_findings_data_moves_with_the_lines():
+    """Lines typed above two functions, the last one broken: their findings are kept, and every position in a
+    finding's message and data (a site id, the closures a retention names, at any depth) is where the command
+    line puts it in the same text with that line whole."""
+    published, _ = carried_through(RETAINS_AND_BOXES, 0, "// one\n// two\nx(\n")
+    whole = analyze_text("t.ts", "// one\n// two\nx;\n" + RETAINS_AND_BOXES)
+    expected = {d["code"]: d for d in (lsp_diagnostic(whole, d, URI) for d in whole.diagnostics)}
+    kept = {d["code"]: d for d in published if d["code"] != "BX001"}
+    assert sorted(kept) == ["BX101", "BX107"]
+    assert kept["BX101"]["data"]["site"] == "counter@10:8#0"
+    assert kept["BX107"]["data"]["retained_by"] == [{"name": None, "line": 8, "column": 10}]
+    for code, finding in kept.items():
+        assert (finding["range"], finding["message"], finding["data"]) == \
+            (expected[code]["range"], expected[code]["message"], expected[code]["data"])

@@ -67,6 +67,23 @@ def test_a_change_with_astral_characters_splices_the_right_bytes():
     assert edit.start_point == (3, len('  café = "'.encode()))
 
 
+def test_a_change_that_brings_a_bom_to_the_front_resets_the_document():
+    """A file's leading BOM is not part of its text (``SourceFile`` drops it), so a change that deletes what
+    stood before one moves every offset by its three bytes more: the pending edits are dropped and the next
+    parse starts afresh, and the text is the file a fresh read makes of it."""
+    text = "x\ufefflet a = 1;\nlet b = 2;\n"
+    document = Document.open("file:///t.ts", "t.ts", 1, text)
+    document.snapshot()
+    document.apply([lsp_change(text, 0, 1, "")], 2, PositionEncoding.UTF16)
+    snapshot = document.snapshot()
+    assert snapshot.reset and snapshot.edits == ()
+    assert snapshot.source == SourceFile("t.ts", "let a = 1;\nlet b = 2;\n")
+    document.apply([lsp_change("let a = 1;\nlet b = 2;\n", 0, 0, "// c\n")], 3, PositionEncoding.UTF16)
+    snapshot = document.snapshot()
+    assert not snapshot.reset and len(snapshot.edits) == 1
+    assert snapshot.source == SourceFile("t.ts", "// c\nlet a = 1;\nlet b = 2;\n")
+
+
 def test_several_changes_of_one_notification_apply_in_order_and_a_whole_text_resets():
     document = Document.open("file:///t.ts", "t.ts", 1, "let a = 1;\n")
     document.apply([Change("b", ((0, 4), (0, 5))), Change("2", ((0, 8), (0, 9)))], 2, PositionEncoding.UTF16)
