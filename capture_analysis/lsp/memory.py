@@ -55,8 +55,8 @@ def tune() -> None:
     ``free`` hands them to refcounting, which gives their count back: so with a threshold above what one
     analysis keeps alive (zod's 5,000-line ``v3/types.ts``: some 20,000 objects), no collection starts in
     the middle of an analysis to scan the model being built, in vain. With 10,000, 1.4 collections of the
-    young generation ran per keystroke on that file, and the collector took 3 to 5 ms of each (10% of the
-    latency); with 100,000, 0.3 ms. What is allocated and not freed is still collected, at least every
+    young generation ran per keystroke on that file, and the collector took about 3 ms of each (some 9% of
+    its CPU); with 100,000, 0.3 ms. What is allocated and not freed is still collected, at least every
     100,000 objects (a few megabytes). The older generations are collected ten times less often than the
     one below them.
     """
