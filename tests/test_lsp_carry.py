@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from capture_analysis.analyze import analyze_text
-from capture_analysis.lsp.carry import Carried, moved_positions, shown
+from capture_analysis.lsp.carry import Carried, Entry, Moves, entry_lines, moved_positions, relocated, shown
 from capture_analysis.lsp.documents import Document
 from capture_analysis.lsp.edit_map import EditMap
 from capture_analysis.report.lsp import lsp_diagnostic
@@ -145,3 +145,78 @@ def test_a_kept_findings_data_moves_with_the_lines():
     for code, finding in kept.items():
         assert (finding["range"], finding["message"], finding["data"]) == \
             (expected[code]["range"], expected[code]["message"], expected[code]["data"])
+
+
+#: findings of three kinds on lines of their own and sharing lines, some after astral characters: typing within a
+#: line moves the columns after it, in UTF-16, and nothing on the other lines.
+MANY = """const café = "😀"; export function counter() { let total = 0; return { add() { total += 1; } }; }
+export function makeRetaining() {
+  const big = new Map<string, number>();
+  const use = () => big.size;
+  use();
+  return () => 1;
+}
+function first(start: number) {
+  let count = start;
+  return () => count++;
+}
+function second(step: number) {
+  let total = 0;
+  return { add() { total += step; return total; } };
+}
+"""
+
+
+def relocated_one_by_one(kept: Carried, source) -> list[dict]:
+    """What ``Carried.placed`` makes of every kept finding, without its short way for the untyped lines."""
+    moves = Moves(kept.source, kept.edits, source)
+    placed = (relocated(entry, moves, UTF16) for entry in kept.entries if kept.edits.span(*entry.owner) is not None)
+    return [each for each in placed if each is not None]
+
+
+@settings(max_examples=150, deadline=None)
+@given(edits=st.lists(st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(["x", "é😀", "", " (", "\n", "}"])),
+                      min_size=1, max_size=4))
+def test_kept_findings_are_placed_as_each_would_be_moved_alone(edits):
+    """The short way for findings on lines no edit typed in gives what moving each finding gives, whatever the
+    edits (within a line, across lines, line breaks typed or deleted)."""
+    document = Document.open(URI, "t.ts", 1, MANY)
+    analysis = analyze_text("t.ts", MANY)
+    kept = Carried(analysis, analysis.diagnostics, URI, UTF16, document.track())
+    text = MANY
+    for version, (where, length, typed) in enumerate(edits, start=2):
+        start = int(where * len(text))
+        end = min(len(text), start + length)
+        document.apply([lsp_change(text, start, end, typed)], version, UTF16)
+        text = text[:start] + typed + text[end:]
+    assert document.source.text == text
+    assert kept.placed(document.source) == relocated_one_by_one(kept, document.source)
+
+
+def test_typing_within_a_line_leaves_the_findings_of_the_other_lines_as_they_were():
+    """Only the findings that name the typed line are worked out again: the others are the very entries kept."""
+    document = Document.open(URI, "t.ts", 1, MANY)
+    analysis = analyze_text("t.ts", MANY)
+    kept = Carried(analysis, analysis.diagnostics, URI, UTF16, document.track())
+    at = MANY.index(" export function counter")
+    document.apply([lsp_change(MANY, at, at, "é😀(")], 2, UTF16)      # four UTF-16 units
+    placed = kept.placed(document.source)
+    assert placed == relocated_one_by_one(kept, document.source)
+    moved = [each for each in placed if not any(entry.lsp is each for entry in kept.entries)]
+    assert len(placed) == 4 and len(moved) == 1
+    (total,) = moved                   # `total` of `counter`, on the typed line
+    assert total["range"]["start"] == {"line": 0, "character": 55}
+    assert "reassigned at 1:84 inside `add`" in total["message"] and "object literal at 1:76" in total["message"]
+    assert total["data"]["site"] == "counter@1:31#0"
+
+
+def test_the_lines_a_kept_finding_names_are_those_of_its_ranges_messages_and_data():
+    """Each place a finding's placement reads: a line named only in a related message, only in a site id or only
+    in a closure its data names is one the short way must not skip."""
+    lsp = {"range": {"start": {"line": 4, "character": 1}, "end": {"line": 6, "character": 0}},
+           "message": "at 12:3, not 7 or 8:x",
+           "relatedInformation": [{"location": {"range": {"start": {"line": 20, "character": 0},
+                                                          "end": {"line": 20, "character": 2}}},
+                                   "message": "written at 31:4"}],
+           "data": {"site": "f@41:1#0", "retained_by": [{"name": None, "line": 51, "column": 2}], "count": 60}}
+    assert entry_lines(Entry(lsp, ((0, 1),), (0, 1))) == {4, 6, 11, 20, 30, 40, 50}

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from .. import rules
@@ -160,6 +161,50 @@ def relocated(entry: Entry, moves: Moves, encoding: PositionEncoding) -> dict[st
     return out
 
 
+def touched_lines(old: SourceFile, edits: EditMap, new: SourceFile) -> frozenset[int] | None:
+    """The 0-based lines of ``old`` that ``edits`` typed in, when no edit removed or inserted a line break; None
+    when one did.  Every other line is then in ``new`` at the same line, byte for byte."""
+    pieces = edits.pieces
+    if not pieces:
+        return None
+    touched = set()
+    for before, after in pairwise(pieces):
+        # the bytes between two runs, in both texts (the runs count the sentinel byte before the text)
+        if old.data.find(b"\n", before.old + before.length - 1, after.old - 1) >= 0 \
+                or new.data.find(b"\n", before.new + before.length - 1, after.new - 1) >= 0:
+            return None
+        touched.add(old.line_of(after.old - 1))
+    return frozenset(touched)
+
+
+def entry_lines(entry: Entry) -> frozenset[int]:
+    """Every 0-based line of the analyzed text that the entry's placement depends on: its ranges' ends, and each
+    line that a ``line:column`` in its messages names, or a ``line`` in its data (more than ``Moves.data`` moves:
+    a line too many only costs the entry the short way)."""
+    lsp = entry.lsp
+    where = lsp["range"]
+    lines = {where["start"]["line"], where["end"]["line"]}
+    texts = [lsp["message"]]
+    for info in lsp.get("relatedInformation", ()):
+        where = info["location"]["range"]
+        lines.add(where["start"]["line"])
+        lines.add(where["end"]["line"])
+        texts.append(info["message"])
+    waiting = [lsp["data"]] if "data" in lsp else []
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("line"), int):
+                lines.add(item["line"] - 1)
+            if isinstance(item.get("site"), str):
+                texts.append(item["site"])
+            waiting.extend(item.values())
+        elif isinstance(item, list):
+            waiting.extend(item)
+    lines.update([int(line) - 1 for line, _ in POSITION.findall("\n".join(texts))])
+    return frozenset(lines)
+
+
 class Carried:
     """The findings of one analysis, and the map from its text to the document's current one."""
 
@@ -172,20 +217,40 @@ class Carried:
                               ((d.start, d.end), *((start, end) for start, end, _ in d.related)),
                               owner_span(analysis.model, d))
                         for d in diagnostics]
+        self.lines: list[frozenset[int]] | None = None
 
     def placed(self, source: SourceFile) -> list[dict[str, Any]]:
-        """The findings whose owner no edit since touched, placed in ``source`` (the current text)."""
-        if self.edits.identity:
+        """The findings whose owner no edit since touched, placed in ``source`` (the current text).
+
+        Typing within a line, the common case, moves no other line: a finding that names none of the lines
+        typed in (its ranges' ends, the ``line:column`` in its messages and data) is then placed as it was,
+        with no position worked out again (``tests/test_lsp_carry.py`` checks that it is what ``relocated``
+        makes of it).
+        """
+        edits = self.edits
+        if edits.identity:
             return [entry.lsp for entry in self.entries]
         out = []
-        moves = Moves(self.source, self.edits, source)
-        for entry in self.entries:
-            if self.edits.span(*entry.owner) is None:
+        moves = Moves(self.source, edits, source)
+        typed_in = touched_lines(self.source, edits, source)
+        untyped = ([False] * len(self.entries) if typed_in is None
+                   else [lines.isdisjoint(typed_in) for lines in self.named_lines()])
+        for entry, as_was in zip(self.entries, untyped, strict=True):
+            if edits.span(*entry.owner) is None:
+                continue
+            if as_was and all(edits.span(start, end) is not None for start, end in entry.spans):
+                out.append(entry.lsp)
                 continue
             moved = relocated(entry, moves, self.encoding)
             if moved is not None:
                 out.append(moved)
         return out
+
+    def named_lines(self) -> list[frozenset[int]]:
+        """The 0-based lines of the analyzed text that each entry names, made on the first publish that asks."""
+        if self.lines is None:
+            self.lines = [entry_lines(entry) for entry in self.entries]
+        return self.lines
 
 
 def position_key(diagnostic: dict[str, Any]) -> tuple[int, int]:
