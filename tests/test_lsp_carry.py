@@ -210,6 +210,20 @@ def test_typing_within_a_line_leaves_the_findings_of_the_other_lines_as_they_wer
     assert total["data"]["site"] == "counter@1:31#0"
 
 
+def test_a_line_break_typed_leaves_the_findings_above_it_as_they_were_and_moves_those_below():
+    document = Document.open(URI, "t.ts", 1, MANY)
+    analysis = analyze_text("t.ts", MANY)
+    kept = Carried(analysis, analysis.diagnostics, URI, UTF16, document.track())
+    at = MANY.index("  let count")     # in `first`, whose finding goes until the text parses
+    document.apply([lsp_change(MANY, at, at, "x(\n")], 2, UTF16)
+    placed = kept.placed(document.source)
+    assert placed == relocated_one_by_one(kept, document.source)
+    as_was = [each for each in placed if any(entry.lsp is each for entry in kept.entries)]
+    assert [d["range"]["start"]["line"] for d in as_was] == [0, 2]
+    (total,) = [each for each in placed if each not in as_was]     # `total` of `second`, a line down
+    assert total["range"]["start"]["line"] == 13 and total["data"]["site"] == "second@13:1#0"
+
+
 def test_the_lines_a_kept_finding_names_are_those_of_its_ranges_messages_and_data():
     """Each place a finding's placement reads: a line named only in a related message, only in a site id or only
     in a closure its data names is one the short way must not skip."""

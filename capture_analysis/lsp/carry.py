@@ -161,20 +161,23 @@ def relocated(entry: Entry, moves: Moves, encoding: PositionEncoding) -> dict[st
     return out
 
 
-def touched_lines(old: SourceFile, edits: EditMap, new: SourceFile) -> frozenset[int] | None:
-    """The 0-based lines of ``old`` that ``edits`` typed in, when no edit removed or inserted a line break; None
-    when one did.  Every other line is then in ``new`` at the same line, byte for byte."""
+def typed_lines(old: SourceFile, edits: EditMap, new: SourceFile) -> tuple[frozenset[int], int] | None:
+    """The 0-based lines of ``old`` that ``edits`` typed in, and the first line that may lie elsewhere in ``new``
+    (an edit that types or deletes a line break moves every line after it; else the line count); None when the
+    whole text was replaced.  Every other line before that one is in ``new`` at the same line, byte for byte."""
     pieces = edits.pieces
     if not pieces:
         return None
-    touched = set()
+    typed = set()
+    moved_from = old.line_count
     for before, after in pairwise(pieces):
         # the bytes between two runs, in both texts (the runs count the sentinel byte before the text)
-        if old.data.find(b"\n", before.old + before.length - 1, after.old - 1) >= 0 \
+        old_start, old_end = before.old + before.length - 1, after.old - 1
+        typed.add(old.line_of(old_end))
+        if old.data.find(b"\n", old_start, old_end) >= 0 \
                 or new.data.find(b"\n", before.new + before.length - 1, after.new - 1) >= 0:
-            return None
-        touched.add(old.line_of(after.old - 1))
-    return frozenset(touched)
+            moved_from = min(moved_from, old.line_of(old_start))
+    return frozenset(typed), moved_from
 
 
 def entry_lines(entry: Entry) -> frozenset[int]:
@@ -222,19 +225,19 @@ class Carried:
     def placed(self, source: SourceFile) -> list[dict[str, Any]]:
         """The findings whose owner no edit since touched, placed in ``source`` (the current text).
 
-        Typing within a line, the common case, moves no other line: a finding that names none of the lines
-        typed in (its ranges' ends, the ``line:column`` in its messages and data) is then placed as it was,
-        with no position worked out again (``tests/test_lsp_carry.py`` checks that it is what ``relocated``
-        makes of it).
+        An edit moves no line before it, nor any other line unless it types or deletes a line break: a finding
+        that names none of the lines typed in (its ranges' ends, the ``line:column`` in its messages and data)
+        and none that may have moved is placed as it was, with no position worked out again
+        (``tests/test_lsp_carry.py`` checks that it is what ``relocated`` makes of it).
         """
         edits = self.edits
         if edits.identity:
             return [entry.lsp for entry in self.entries]
         out = []
         moves = Moves(self.source, edits, source)
-        typed_in = touched_lines(self.source, edits, source)
-        untyped = ([False] * len(self.entries) if typed_in is None
-                   else [lines.isdisjoint(typed_in) for lines in self.named_lines()])
+        typed = typed_lines(self.source, edits, source)
+        untyped = ([False] * len(self.entries) if typed is None
+                   else [lines.isdisjoint(typed[0]) and max(lines) < typed[1] for lines in self.named_lines()])
         for entry, as_was in zip(self.entries, untyped, strict=True):
             if edits.span(*entry.owner) is None:
                 continue
