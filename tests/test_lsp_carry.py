@@ -156,15 +156,7 @@ export function makeRetaining() {
   use();
   return () => 1;
 }
-function first(start: number) {
-  let count = start;
-  return () => count++;
-}
-function second(step: number) {
-  let total = 0;
-  return { add() { total += step; return total; } };
-}
-"""
+""" + TWO.replace("}\n\nfunction", "}\nfunction")
 
 
 def relocated_one_by_one(kept: Carried, source) -> list[dict]:
