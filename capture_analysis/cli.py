@@ -37,6 +37,8 @@ from .batch.workers import default_jobs, outcomes, worth_a_pool
 from .commands import options as report_options
 from .commands.rule import find as find_rule
 from .compare import parse_policies
+from .counts import measured_run
+from .counts.coverage import CoverageError
 from .diagnose import selection
 from .policies import POLICIES
 from .report import FORMATS, RunOptions, Totals
@@ -146,6 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="analyze only the K-th of N disjoint parts of the files (by a hash of each path), "
                              "to split a run across the machines of a CI matrix")
     report_options.add_options(parser)
+    measured_run.add_options(parser)
     adoption.add_options(parser)
     fix_run.add_options(parser)
     parser.add_argument("--version", action="version",
@@ -339,14 +342,23 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
         print(f"boxcheck: {error}", file=sys.stderr)
         return 2
     fixing = fix_run.FixRun.of(args, narrowing)
+    try:
+        measuring = measured_run.of(args)
+    except CoverageError as error:
+        print(f"boxcheck: --counts: {error}", file=sys.stderr)
+        return 2
     if fixing is not None:
         task = fixing.task(task)
     progress = progress_for(sys.stderr, out, len(paths), quiet=args.quiet, environ=os.environ)
     reporter = FORMATS[args.format](progress.guard(out if fixing is None else fixing.report_stream(out)), options)
     errors = progress.guard(sys.stderr)
     with progress:
-        for outcome in file_outcomes(args, paths, task, settings):
-            progress.advance()
+        analyzed = file_outcomes(args, paths, task, settings)
+        if measuring is not None:
+            analyzed = measuring.weighed(analyzed, settings, progress.advance)
+        for outcome in analyzed:
+            if measuring is None:
+                progress.advance()
             if fixing is not None:
                 fixing.take(outcome, progress.guard(out), errors)
             if narrowing is not None:
@@ -359,6 +371,9 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
                 continue
             totals.count(outcome.counts, outcome.record)
             reporter.add(reporter.render(outcome.record))
+    if measuring is not None:
+        totals.measured = measuring.summary()
+        totals.measured_text = measuring.lines()
     if narrowing is not None and not narrowing.finish(totals):
         io_errors += 1
     reporter.finish(totals)

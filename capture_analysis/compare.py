@@ -69,6 +69,9 @@ class Row:
 class Comparison:
     policies: tuple[str, ...]
     rows: tuple[Row, ...]
+    #: each policy's function reports by closure, in the order of ``policies``: the sites a measured run
+    #: weights (``report.probes``).
+    reports: tuple[dict[Closure, FunctionReport], ...] = ()
 
     @property
     def baseline(self) -> str:
@@ -133,7 +136,7 @@ def compare(analyses: dict[str, FileAnalysis], names: tuple[str, ...]) -> Compar
     closures = sorted({closure for column in columns for closure in column}, key=lambda c: c.index)
     nothing = Counts(0, 0)
     rows = tuple(Row(closure, tuple(column.get(closure, nothing) for column in columns)) for closure in closures)
-    return Comparison(names, rows)
+    return Comparison(names, rows, tuple(analyses[name].report_of for name in names))
 
 
 # -- the rule report ------------------------------------------------------------------------
@@ -263,7 +266,7 @@ UNITS = ("per call", "per iteration", "once per program")
 
 
 def headline(names: tuple[str, ...], compared: list[list[int]], files: int, unallocating: int, *,
-             listed: bool = True) -> list[str]:
+             listed: bool = True, measured: dict[str, Any] | None = None) -> list[str]:
     """The text format's headline of a ``--compare`` run: each policy's total over every file, and the
     difference from the first policy, in words ("`legacy`: 412 per call ...; `optimal`: 79 per call ...;
     from `legacy`: -333 per call (-81%)").  ``listed``: whether the files' tables were printed above.
@@ -287,6 +290,13 @@ def headline(names: tuple[str, ...], compared: list[list[int]], files: int, unal
                 change(count - base, base, unit)
                 for count, base, unit in zip(counts[:len(units)], baseline[:len(units)], units, strict=True))
         out.append(line)
+    if measured is not None:
+        made = measured["allocations"]
+        first = made.get(names[0], 0)
+        out.append("  this run: " + ", ".join(
+            f"`{name}` {made.get(name, 0):,}" + (f" ({(made.get(name, 0) - first) / first:+.0%})"
+                                                  if index and first else "")
+            for index, name in enumerate(names)) + " allocations (measured, --counts)")
     return out
 
 

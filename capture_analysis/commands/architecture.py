@@ -31,7 +31,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "data": ("source", "model", "results", "rules", "words"),
     "the pipeline, per file": ("parsing", "bind", "flow", "escape", "creation", "decide", "v8_scopes", "policies",
                                "retention", "allocations", "diagnose", "analyze", "compare"),
-    "around it": ("cli", "batch", "report", "config", "commands", "expectations", "fixes", "lsp"),
+    "around it": ("cli", "batch", "report", "counts", "config", "commands", "expectations", "fixes", "lsp"),
 }
 
 

@@ -14,12 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import rules
-from ..model import FileModel, Storage
+from . import changes
+from ..model import Closure, FileModel, Storage
 from ..parsing import ParsedFile, SyntaxProblem
 from ..policies import OPTIMAL, Policy
 from ..results import Decision, Retention, Step
 from ..rules import Rule, Severity
-from ..words import SHOWN, capped, closure_subject
+from ..source import SourceFile
+from ..words import SHOWN, capped, closure_subject, plural
 
 
 @dataclass(slots=True)
@@ -67,6 +69,8 @@ def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
                 out.append(Diagnostic(rules.DYNAMIC_SCOPE, offset, offset + 4,
                                       f"direct `{word}`: every binding visible here is treated as captured "
                                       "and written"))
+    test_file = changes.is_test_file(source.path)
+    inherent: dict[Closure, list[Decision]] = {}
     for decision in decisions:
         if not decision.storage.allocates:
             continue
@@ -82,26 +86,40 @@ def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
             storage = context_words(site.decisions, decision)
         else:
             storage = "a heap box"
+        level: Severity | None = None
+        change: str | None = None
         if site is not None and site.once:
             rule = rules.RUN_ONCE_CAPTURE  # made once per program, whatever makes it needed
         elif decision.early_capture is not None and all(w.is_declaration_write for w in decision.writes):
             rule = rules.CAPTURED_BEFORE_INIT  # never reassigned: a `var` initializer is not a reassignment
+            change = changes.site_reorderable(source, decision)
+            if change is not None:
+                level = Severity.WARNING
+            elif changes.reorder(source, decision) is not None:
+                change = (f"reordering would not remove the {'context' if storage != 'a heap box' else 'box'}: "
+                          "other bindings of the site need it")
+            else:
+                change = ("its own initialization creates or reads that closure (a recursive definition): no "
+                          "order of the code removes it")
         elif site is not None and site.per_iteration:
             rule = rules.LOOP_CAPTURE
+            change = changes.loop_change(decision)
         else:
             rule = rules.HEAP_CAPTURE
+            change = changes.legacy_holder(decision, policy)
+            if change is None:
+                inherent.setdefault(binding.closure, []).append(decision)
+                continue
+            level = Severity.WARNING
+        if test_file and (level or rule.severity) >= Severity.WARNING:
+            level = Severity.INFO
+            change = f"{change} (in a test file, info: not a hot path)"
         message = f"{under}`{binding.name}` {verb} {storage}, {where}: {decision.reason}"
-        related = [(c.name_start, c.name_end, "captured here") for c in decision.captured_by]
-        if decision.late_write is not None:
-            write = decision.late_write
-            related.append((write.start, write.end, "written after capture"))
-        if decision.arguments_write is not None:
-            use = decision.arguments_write
-            related.append((use.start, use.end, "may write it through `arguments`"))
-        if decision.early_capture is not None:
-            early = decision.early_capture
-            related.append((early.name_start, early.name_end, "captures it before initialization"))
-        out.append(Diagnostic(rule, binding.start, binding.end, message, related, decision))
+        if change is not None:
+            message += f"; {change}"
+        out.append(Diagnostic(rule, binding.start, binding.end, message, decision_related(decision), decision,
+                              severity=level))
+    out.extend(inherent_cost(source, members, under, verb) for members in inherent.values())
     for retention in retentions or ():
         binding = retention.binding
         related = [(c.name_start, c.name_end, "keeps it alive without using it") for c in retention.retained_by[:3]]
@@ -116,6 +134,43 @@ def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
                               closure.name_start + max(len(closure.name or ""), 1), f"{name} is {why}"))
     out.sort(key=lambda d: (d.start, d.rule.code))
     return out
+
+
+def decision_related(decision: Decision) -> list[tuple[int, int, str]]:
+    """The capturing closures, the forcing write or early capture: where a finding's reason points."""
+    related = [(c.name_start, c.name_end, "captured here") for c in decision.captured_by]
+    if decision.late_write is not None:
+        write = decision.late_write
+        related.append((write.start, write.end, "written after capture"))
+    if decision.arguments_write is not None:
+        use = decision.arguments_write
+        related.append((use.start, use.end, "may write it through `arguments`"))
+    if decision.early_capture is not None:
+        early = decision.early_capture
+        related.append((early.name_start, early.name_end, "captures it before initialization"))
+    return related
+
+
+def inherent_cost(source: SourceFile, members: list[Decision], under: str, verb: str) -> Diagnostic:
+    """BX101 once per function (design 2.7): the heap storage that the function's shared mutable state of
+    escaping closures needs under this policy, which no change of the code removes; it stands on the first
+    such binding, names the others, and points at each."""
+    first = members[0]
+    closure = first.binding.closure
+    sites = list({id(d.site): d.site for d in members if d.site is not None}.values())
+    contexts = sum(1 for s in sites if s.kind is Storage.CONTEXT)
+    boxes = len(sites) - contexts
+    what = " and ".join(words for n, words in ((contexts, plural(contexts, "heap context")),
+                                               (boxes, f"{boxes} heap box" + ("es" if boxes > 1 else ""))) if n)
+    names = capped([f"`{d.binding.name}`" for d in members])
+    subject = closure_subject(closure) if closure.name else "this function"
+    message = (f"{under}{subject} {verb} {what} per call for {names}: state that closures write and that "
+               f"outlives the call, which any compiler must keep on the heap, once per call at least "
+               f"(`{first.binding.name}`: {first.reason})")
+    related = decision_related(first)
+    related.extend((d.binding.start, d.binding.end, f"`{d.binding.name}` shares it: {d.reason}")
+                   for d in members[1:SHOWN * 4])
+    return Diagnostic(rules.HEAP_CAPTURE, first.binding.start, first.binding.end, message, related, first)
 
 
 def context_words(members: list[Decision], decision: Decision) -> str:

@@ -26,6 +26,8 @@ A record (``FileRecord``) has:
                  under ``--compare`` when no function allocates under any
                  of the policies: the run counts such files, and the text
                  format does not list them).
+``probes``       where a measured run is read for each function that allocates
+                 (``report.probes``), which ``--counts`` weights the record by.
 ``compared``     under ``--compare``, the file's allocations under each
                  policy, in the order named: ``[per_call, per_iteration,
                  once]``, which the run adds up into its headline; else
@@ -45,6 +47,7 @@ from typing import Any, TypedDict
 
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, policies_json, render_table
+from .probes import Probe, probes
 from ..diagnose import Diagnostic, footprint
 from ..model import Closure
 from ..results import FunctionReport, Retention
@@ -85,6 +88,7 @@ class FileRecord(TypedDict):
     diagnostics: list[DiagnosticRecord]
     table: list[str]
     compared: list[list[int]]
+    probes: list[Probe]
 
 
 #: a record's severity label back to the level (``Severity.label``).
@@ -100,6 +104,11 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
     records = JsonText(source)
     allocating = [index for index, report in enumerate(analysis.functions) if report.sites]
     reports = analysis.functions if complete else [analysis.functions[index] for index in allocating]
+    listed = {report.closure: index for index, report in enumerate(reports)}
+    by_policy = ({name: by for name, by in zip(analysis.comparison.policies, analysis.comparison.reports,
+                                               strict=True)}
+                 if isinstance(analysis, ComparedAnalysis) else {})
+    by_policy.setdefault(analysis.policy.name, analysis.report_of)
     functions = []
     for report in reports:
         if isinstance(analysis, ComparedAnalysis):
@@ -117,6 +126,7 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
         "compared": ([[c.per_call, c.per_iteration, c.once] for c in analysis.comparison.totals()]
                      if isinstance(analysis, ComparedAnalysis) else []),
+        "probes": probes(source, by_policy, listed),
     }
 
 

@@ -45,6 +45,8 @@ def document(policy: str, files: Any, count: int, totals: Totals) -> dict[str, A
     left_out = {"baselined": totals.baselined, "baseline_unmatched": totals.baseline_unmatched,
                 "unchanged": totals.unchanged}
     summary.update({name: value for name, value in left_out.items() if value is not None})
+    if totals.measured is not None:
+        summary["measured"] = totals.measured
     return {"schema": SCHEMA, "policy": policy, "files": files, "summary": summary}
 
 

@@ -86,6 +86,9 @@ class Totals:
     baselined: int | None = None
     baseline_unmatched: int | None = None
     unchanged: int | None = None
+    #: ``--counts``: the measured run's ``summary.measured``, and its account in the text report.
+    measured: dict[str, Any] | None = None
+    measured_text: list[str] = field(default_factory=list)
 
     def count(self, counts: FileCounts, record: FileRecord) -> None:
         self.files += 1

@@ -74,6 +74,8 @@ def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = Fals
         return out
     functions = lines(record["functions"]) if record["allocating"] else []
     allocating = [json.loads(functions[index]) for index in record["allocating"]]
+    if any("measured" in f for f in allocating):  # a measured run: what it allocated most first
+        allocating.sort(key=lambda f: -max(f.get("measured", {}).get("allocations", {}).values(), default=0))
     if allocating:
         out.append(f"{style.path(f'{path}:')} allocations per call of each function")
         for function in allocating:
@@ -83,8 +85,18 @@ def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = Fals
             name = function["name"] or f"<{function['kind']}>"
             once = f", {allocations['once']} once per program" if allocations["once"] else ""
             out.append(f"  {name} ({function['line']}:{function['column']}): {allocations['per_call']} per call, "
-                       f"{allocations['per_iteration']} per iteration{once}: {shown}")
+                       f"{allocations['per_iteration']} per iteration{once}: {shown}{measured_words(function)}")
     return out
+
+
+def measured_words(function: dict[str, Any]) -> str:
+    """``; measured: 1,200 calls, 19,200 allocations (legacy), 1,200 (optimal)``: what a ``--counts`` run made."""
+    measured = function.get("measured")
+    if measured is None:
+        return ""
+    made = ", ".join(f"{n:,} ({policy})" for policy, n in measured["allocations"].items())
+    loops = f", {measured['iterations']:,} iterations" if measured["iterations"] else ""
+    return f"; measured: {measured['calls']:,} calls{loops}, allocations {made}"
 
 
 def site_words(site: dict[str, Any]) -> str:
@@ -156,6 +168,8 @@ class TextReporter(Reporter):
         lines = statistics(totals, self.style) if self.options.statistics else []
         if self.options.compare:
             lines.extend(headline(self.options.compare, totals.compared or [[0, 0, 0]] * len(self.options.compare),
-                                  totals.files, totals.unallocating, listed=not self.options.statistics))
+                                  totals.files, totals.unallocating, listed=not self.options.statistics,
+                                  measured=totals.measured))
+        lines.extend(totals.measured_text)
         lines.append(totals_line(totals, hints_hidden=not self.options.show_hints and not self.options.statistics))
         self.out.write("\n".join(lines) + "\n")

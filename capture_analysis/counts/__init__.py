@@ -1,0 +1,1 @@
+"""``--counts``: allocations weighted by a measured run of the program (V8's precise coverage; design 2.7)."""
