@@ -75,7 +75,7 @@ def read(path: str) -> Process:
 
 
 def process(origin: str, data: Any) -> Process:
-    cached = {}
+    cached: Any = {}
     if isinstance(data, dict):
         cached = data.get("source-map-cache") or {}
         data = data.get("result", data)
@@ -92,7 +92,7 @@ def process(origin: str, data: Any) -> Process:
         if not url or url.startswith(("node:", "internal/", "evalmachine")):
             continue
         functions = []
-        ranges = []
+        ranges: list[tuple[int, int, int]] = []
         for function in entry["functions"]:
             spans = function.get("ranges") or []
             if not spans:

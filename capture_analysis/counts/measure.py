@@ -16,8 +16,8 @@ import bisect
 import os
 from dataclasses import dataclass, field
 
-from .coverage import Process, Script
 from ..report.probes import MODULE, SYNTHETIC, Probe
+from .coverage import Process, Script
 from .sourcemap import SourceMap, SourceMapError, of_script, parse
 
 Place = tuple[int, int]
@@ -160,9 +160,10 @@ class ProcessIndex:
                         text = handle.read()
                 except OSError:
                     return []
-                source_map = of_script(text, script.path)
-                if source_map is None:
+                found = of_script(text, script.path)
+                if found is None:
                     return []
+                source_map = found
                 starts = Text.of(text).starts
         except SourceMapError as error:
             self.map_errors[script.path] = str(error)
@@ -244,7 +245,7 @@ def measure(probe: Probe, weights: list[Weights], primary: str) -> Measured:
     result = Measured(allocations=dict.fromkeys(sites, 0))
     for weight in weights:
         places = [start] + [tuple(p) for by in sites.values() for _, ps in by for p in ps]
-        counts = weight.counts_at(places)  # type: ignore[arg-type]
+        counts = weight.counts_at(places)
         calls = None if synthetic else weight.function_in(first, head_end)
         if kind == MODULE:
             calls = 1  # the top-level code runs once in a process that loaded the file

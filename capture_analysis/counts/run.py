@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules
-from ..report.file_record import FileRecord, frame
+from ..report.file_record import DiagnosticRecord, FileRecord, frame
 from ..report.json_text import COMPACT
+from ..report.probes import Probe
 from ..rules import Severity
 from ..source import SourceFile
 from ..words import plural
 from .coverage import load
 from .measure import Measured, ProcessIndex, Text, file_weights, measure
-from ..report.probes import Probe
 
 #: the functions the text report ranks at the end of a run.
 RANKED = 10
@@ -128,7 +128,7 @@ class CountsRun:
                 break
             level_of = levels(entry.path)
             code = rules.HOT_ALLOCATIONS.code
-            level = level_of[code] if code in level_of else rules.HOT_ALLOCATIONS.severity
+            level = level_of.get(code, rules.HOT_ALLOCATIONS.severity)
             record = records.get(entry.path)
             if level is None or record is None:
                 continue
@@ -182,7 +182,7 @@ def innermost(inside: list[tuple[Probe, dict[str, Any]]], at: tuple[int, int]) -
     return best[1] if best is not None else None
 
 
-def hot_record(entry: Ranked, total: int, policy: str, level: Severity) -> dict[str, Any]:
+def hot_record(entry: Ranked, total: int, policy: str, level: Severity) -> DiagnosticRecord:
     measured = entry.measured
     made = entry.allocations
     sites = entry.probe[6].get(policy, [])

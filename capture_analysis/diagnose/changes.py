@@ -27,10 +27,10 @@ from ..results import Decision, StepRole
 from ..source import SourceFile
 from ..words import closure_label
 
-#: a test, spec, benchmark or fixture file by the conventions of Jest, Vitest, Mocha, Node's runner and tsc's
-#: own tree: a folder of tests or a ``.test``/``.spec`` suffix.
-TEST_FILE = re.compile(r"(^|[/\\])(__tests__|__mocks__|__fixtures__|tests?|specs?|e2e)[/\\]"
-                       r"|[._-](test|spec|bench)\.[cm]?[jt]sx?$", re.IGNORECASE)
+#: a test file by the names Jest, Vitest and Node's runner give them: a ``.test``/``.spec`` suffix or a
+#: ``__tests__``/``__mocks__`` folder.  Not a folder named ``test``: fixtures live there too (this project's
+#: own), and a compiler engineer checking a rule on them wants its warnings.
+TEST_FILE = re.compile(r"(^|[/\\])(__tests__|__mocks__)[/\\]|[._-](test|spec)\.[cm]?[jt]sx?$", re.IGNORECASE)
 
 LEGACY = "legacy"
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import rules
-from . import changes
 from ..model import Closure, FileModel, Storage
 from ..parsing import ParsedFile, SyntaxProblem
 from ..policies import OPTIMAL, Policy
@@ -22,6 +21,7 @@ from ..results import Decision, Retention, Step
 from ..rules import Rule, Severity
 from ..source import SourceFile
 from ..words import SHOWN, capped, closure_subject, plural
+from . import changes
 
 
 @dataclass(slots=True)

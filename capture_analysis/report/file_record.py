@@ -47,7 +47,6 @@ from typing import Any, TypedDict
 
 from ..analyze import FileAnalysis
 from ..compare import ComparedAnalysis, policies_json, render_table
-from .probes import Probe, probes
 from ..diagnose import Diagnostic, footprint
 from ..model import Closure
 from ..results import FunctionReport, Retention
@@ -55,6 +54,7 @@ from ..rules import Severity
 from ..source import SourceFile
 from . import evidence
 from .json_text import COMPACT, RETAINERS_SHOWN, JsonText
+from .probes import Probe, probes
 
 #: a name at a step's offset (JavaScript identifiers are Unicode letters, digits, `_` and `$`).
 WORD = re.compile(r"[\w$]+")
@@ -105,8 +105,7 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
     allocating = [index for index, report in enumerate(analysis.functions) if report.sites]
     reports = analysis.functions if complete else [analysis.functions[index] for index in allocating]
     listed = {report.closure: index for index, report in enumerate(reports)}
-    by_policy = ({name: by for name, by in zip(analysis.comparison.policies, analysis.comparison.reports,
-                                               strict=True)}
+    by_policy = (dict(zip(analysis.comparison.policies, analysis.comparison.reports, strict=True))
                  if isinstance(analysis, ComparedAnalysis) else {})
     by_policy.setdefault(analysis.policy.name, analysis.report_of)
     functions = []
