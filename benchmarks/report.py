@@ -175,6 +175,22 @@ def cache_table(data: dict[str, Any]) -> list[str]:
             f"| {entry['first_seconds']:.2f} s | {entry['rerun_seconds']:.2f} s | {entry['rerun_over_first']:.1%} |"]
 
 
+def counts_table(data: dict[str, Any]) -> list[str]:
+    entry = data["counts"]
+    seconds = entry["cpu_seconds"]
+    return [*meta_lines(data["meta"]), "",
+            f"typescript {entry['typescript']}, {entry['calls']} `transpileModule` calls of a one-line module "
+            "(`target: ES2020`) under `NODE_V8_COVERAGE` and `node --no-opt`, weighted onto `lib/typescript.js` "
+            "by `boxcheck --compare legacy,optimal --counts` (`benchmarks/counts_run.py`):", "",
+            "| | boxes and contexts in the run | / the audit's 741,555 |", "|---|---:|---:|",
+            f"| `legacy` (predicted) | {entry['legacy']:,} | {entry['legacy_over_audit']:.1%} |",
+            f"| `optimal` (predicted) | {entry['optimal']:,} | {entry['optimal_over_audit']:.2%} |",
+            "", f"{entry['functions_matched']:,} allocating functions matched, {entry['functions_unmatched']} not. "
+            f"CPU time of the analysis, median of {data['meta']['rounds']}: {seconds['without']:.1f} s without "
+            f"`--counts`, {seconds['with']:.1f} s with it: reading the coverage costs "
+            f"{entry['counts_share']:.1%} of the analysis."]
+
+
 def acceptance(throughput: dict[str, Any] | None, scaling: dict[str, Any] | None,
                cache: dict[str, Any] | None) -> list[str]:
     lines = ["| target | measured | |", "|---|---|---|"]
@@ -225,6 +241,9 @@ def tables(results: Path) -> str:
     cluster = load(results, "cluster")
     if cluster is not None:
         parts += ["", "### On a cluster", "", *cluster_table(cluster)]
+    counts = load(results, "counts")
+    if counts is not None:
+        parts += ["", "### A measured run (`--counts`)", "", *counts_table(counts)]
     return "\n".join(parts) + "\n"
 
 

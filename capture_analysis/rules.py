@@ -161,15 +161,21 @@ type Check = (unknown: number) => void;   // BX004: a parameter named `unknown` 
 
 HEAP_CAPTURE = _rule(
     "BX101", "heap-capture", Severity.INFO,
-    "A captured binding needs a heap box or a slot in a heap context, once per call.",
-    "Reports a binding that a closure captures and that must live in shared heap storage: it is written "
-    "after a capturing closure was created (directly, or, for a parameter, possibly through its function's "
-    "sloppy-mode `arguments` object), or captured before it is initialized, and a closure that "
-    "refers to it outlives the activation. The message names the capturing closure, the write or early "
-    "capture that rules out a by-value copy, and how the closure escapes.",
-    "Each such binding costs a heap allocation per call (a box, or a share of a context object) and an "
+    "A function's captured bindings need a heap box or a slot in a heap context, once per call.",
+    "Reports the bindings that a closure captures and that must live in shared heap storage: they are "
+    "written after a capturing closure was created (directly, or, for a parameter, possibly through its "
+    "function's sloppy-mode `arguments` object), and a closure that refers to them outlives the activation. "
+    "Under `optimal` and `v8` this cost is what the state requires, the least any compiler allocates for it: "
+    "one info per function, on its first such binding, with the function's boxes and contexts per call, the "
+    "bindings, and the reason of the first (the others are related locations, each with its reason). Under "
+    "`legacy` each boxed binding is a finding of its own, at warning, because a change removes the box: "
+    "holding the state in one `const` object (`obj2`), or the closures in one `const` array (`arr8`), which "
+    "that compiler does not box; the message says which. In a test file (`*.test.*`, `*.spec.*`, "
+    "`__tests__/`, `__mocks__/`) that warning is info: a test is not a hot path.",
+    "Each call of the function pays a heap allocation (a box, or a context shared by the bindings) and an "
     "indirection on every access. In a factory called in a hot loop this dominates: the reference case "
-    "measured factories 115-260x slower than Node because of it.",
+    "measured factories 115-260x slower than Node because of it. Whether it is paid often is what a run "
+    "says: `--counts` weights it by one, and BX109 names the functions that allocate most.",
     """
 function counter(start: number) {
   let count = start;            // BX101: reassigned inside `inc`, which escapes
@@ -206,7 +212,10 @@ LOOP_CAPTURE = _rule(
     "BX102", "per-iteration-capture", Severity.WARNING,
     "A captured binding needs a heap box or context on every loop iteration.",
     "Reports a binding declared inside a loop body (or a per-iteration `for` head) that must live in shared "
-    "heap storage: one allocation per iteration, not per call.",
+    "heap storage: one allocation per iteration, not per call. The message ends with the change that makes "
+    "it one allocation per call: declare the binding before the loop where the iterations may share it, or "
+    "create the closure outside the loop. In a test file (`*.test.*`, `*.spec.*`, `__tests__/`, `__mocks__/`) "
+    "it is info.",
     "The allocation is multiplied by the trip count of the loop; it is the most expensive kind of capture.",
     """
 for (const item of items) {
@@ -229,9 +238,16 @@ CAPTURED_BEFORE_INIT = _rule(
     "the declaration), or a closure in a class's computed key or `extends` clause that refers to the class's "
     "own name (bound only once the class is defined). A by-value copy made "
     "when the closure is created would miss the initialization, so the binding needs a shared slot. The "
-    "message names that closure and says why it runs first.",
+    "message names that closure and says why it runs first. It is a warning when reordering removes the "
+    "allocation, and the message says how (initialize the binding before the closure is first created or "
+    "read): every binding of its allocation site is such an early capture, and the binding's own "
+    "initialization neither creates nor reads the capturing closure. A recursive definition (`const Self = "
+    "z.lazy(() => Self)`), an initializer that reads the capturer (`const s = make(get)`), or a site that "
+    "other bindings keep stays info: no order of the code removes the allocation, and the message says why. "
+    "In a test file (`*.test.*`, `*.spec.*`, `__tests__/`, `__mocks__/`) it is info.",
     "This is the one case where the rule \"never-reassigned bindings need no box\" does not apply (the other "
-    "side is BX104, the boxes the rule removes); it is usually accidental and cheap to fix by reordering.",
+    "side is BX104, the boxes the rule removes); where reordering can remove it, it is usually accidental "
+    "and cheap to fix.",
     """
 function make(i: number, keep: (f: () => number) => void) {
   keep(get);                       // `get` is read (handed out) here ...

@@ -255,3 +255,30 @@ def test_a_path_that_is_not_coverage_is_a_usage_error(tmp_path):
     assert done.returncode == 2 and "no coverage files" in done.stderr
     missing = boxcheck("--counts", str(tmp_path / "missing.json"), str(SHAPES))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_the_language_server_shows_the_measured_counts_in_a_hover(start, tmp_path):
+    """``boxcheck.counts``: the hover of a binding gives what the run made in its function; a buffer edited
+    since the run is a version it did not see."""
+    copy = tmp_path / "shapes.js"
+    shutil.copy(SHAPES, copy)
+    coverage = covered(copy, tmp_path / "cov", "4")
+    text = copy.read_text()
+    client = start(cwd=tmp_path)
+    client.initialize(root=tmp_path, options={"counts": str(coverage)})
+    uri = copy.as_uri()
+    client.open(uri, text)
+    client.diagnostics(uri, version=1)
+    line = text.splitlines().index(next(x for x in text.splitlines() if x.startswith("function looping")))
+    column = text.splitlines()[line + 2].index("k = i")
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": {"line": line + 2, "character": column}})
+    value = hover["contents"]["value"]
+    assert "Measured run (`boxcheck.counts`): **4** calls and **16** loop iterations, **16** allocations under " \
+           "`optimal`" in value
+    client.change(uri, 2, [{"text": text + "\n// edited\n"}])
+    client.diagnostics(uri, version=2)
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                  "position": {"line": line + 2, "character": column}})
+    assert "this file is not matched: the coverage in" in hover["contents"]["value"]
+    assert "another version of the file" in hover["contents"]["value"]

@@ -237,15 +237,22 @@ class Measured:
     matched: bool = True
 
 
-def measure(probe: Probe, weights: list[Weights], primary: str) -> Measured:
-    """``probe`` weighted by each process, added up."""
+def places_of(probes: list[Probe]) -> list[Place]:
+    """Every place the probes read: one sweep of a process's ranges answers them all (``Weights.counts_at``)."""
+    out: list[Place] = []
+    for probe in probes:
+        out.append((probe[1], probe[2]))
+        out.extend((p[0], p[1]) for by in probe[6].values() for _, ps in by for p in ps)
+    return out
+
+
+def measure(probe: Probe, weights: list[tuple[Weights, dict[Place, int | None]]], primary: str) -> Measured:
+    """``probe`` weighted by each process (with the counts of its places), added up."""
     line, column, head, kind, sites = probe[1], probe[2], probe[4], probe[5], probe[6]
     synthetic = kind in SYNTHETIC
     start, head_end, first = (line, column), (head[0], head[1]), (probe[8][0], probe[8][1])
     result = Measured(allocations=dict.fromkeys(sites, 0))
-    for weight in weights:
-        places = [start] + [tuple(p) for by in sites.values() for _, ps in by for p in ps]
-        counts = weight.counts_at(places)
+    for weight, counts in weights:
         calls = None if synthetic else weight.function_in(first, head_end)
         if kind == MODULE:
             calls = 1  # the top-level code runs once in a process that loaded the file

@@ -10,6 +10,7 @@ files after the last one is analyzed, not as they come.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import json
 from collections.abc import Callable, Mapping
@@ -24,7 +25,7 @@ from ..rules import Severity
 from ..source import SourceFile
 from ..words import plural
 from .coverage import load
-from .measure import Measured, ProcessIndex, Text, file_weights, measure
+from .measure import Measured, ProcessIndex, Text, file_weights, measure, places_of
 
 #: the functions the text report ranks at the end of a run.
 RANKED = 10
@@ -87,8 +88,10 @@ class CountsRun:
         self.files_matched += 1
         functions = record["functions"].split("\n") if record["functions"] else []
         inside: list[tuple[Probe, dict[str, Any]]] = []
+        places = places_of(record["probes"])
+        weighed = [(weights, weights.counts_at(places)) for weights in found.weights]
         for probe in record["probes"]:
-            measured = measure(probe, found.weights, self.primary)
+            measured = measure(probe, weighed, self.primary)
             if not measured.matched:
                 self.functions_unmatched += 1
                 continue
@@ -110,6 +113,7 @@ class CountsRun:
                 if len(self.ranked) > RANKED:
                     heapq.heappop(self.ranked)
         record["functions"] = "\n".join(functions)
+        inside.sort(key=lambda item: (item[0][1], item[0][2]))
         for diagnostic in record["diagnostics"]:
             found_json = diagnostic["json"]
             around = innermost(inside, (found_json["line"], found_json["column"]))
@@ -173,13 +177,15 @@ def measured_json(measured: Measured) -> dict[str, Any]:
 
 
 def innermost(inside: list[tuple[Probe, dict[str, Any]]], at: tuple[int, int]) -> dict[str, Any] | None:
-    """The measured counts of the innermost measured function around a finding."""
-    best: tuple[tuple[int, int], dict[str, Any]] | None = None
-    for probe, facts in inside:
-        start, end = (probe[1], probe[2]), (probe[7][0], probe[7][1])
-        if start <= at < end and (best is None or start > best[0]):
-            best = (start, facts)
-    return best[1] if best is not None else None
+    """The measured counts of the innermost measured function around a finding (``inside`` in source order):
+    the last one that starts before it and has not ended there."""
+    index = bisect.bisect_right(inside, at, key=lambda item: (item[0][1], item[0][2])) - 1
+    while index >= 0:
+        probe, facts = inside[index]
+        if at < (probe[7][0], probe[7][1]):
+            return facts
+        index -= 1
+    return None
 
 
 def hot_record(entry: Ranked, total: int, policy: str, level: Severity) -> DiagnosticRecord:

@@ -11,6 +11,7 @@ declares it, the same facts as the CLI, in the same 1-based UTF-16
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -91,7 +92,9 @@ def site_text(site: Site) -> str:
     return f"{site.kind.value} {{{names}}} {site.multiplicity}"
 
 
-def hover_markdown(analysis: FileAnalysis, decision: Decision) -> str:
+def hover_markdown(analysis: FileAnalysis, decision: Decision,
+                   measured: Callable[[FunctionReport], str | None] | None = None) -> str:
+    """``measured``: the line of a measured run for a function's report (``lsp/measured``), if one is set."""
     source = analysis.source
     binding = decision.binding
     site = decision.site
@@ -107,10 +110,12 @@ def hover_markdown(analysis: FileAnalysis, decision: Decision) -> str:
         lines += ["", "Evidence:"]
         lines += [f"{n}. {source.position(step.offset)}: {step.text}" for n, step in enumerate(decision.evidence, 1)]
     report = function_report(analysis, binding.closure)
-    if report is not None:
-        lines += ["", allocations_line(report, f"Each call of {closure_name(report.closure)}")]
     own = next((c for c in analysis.model.closures if c.binding is binding), binding.init_closure)
     own_report = function_report(analysis, own)
-    if own_report is not None and own_report is not report:
-        lines += ["", allocations_line(own_report, f"Each call of {closure_name(own_report.closure)}")]
+    for each in (report, own_report if own_report is not report else None):
+        if each is not None:
+            lines += ["", allocations_line(each, f"Each call of {closure_name(each.closure)}")]
+            found = measured(each) if measured is not None else None
+            if found is not None:
+                lines += ["", found]
     return "\n".join(lines)

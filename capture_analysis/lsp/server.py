@@ -30,6 +30,7 @@ from .documents import Change, Document, file_path, grammar_path
 from .edit_map import EditMap
 from .hover import hover_markdown
 from .incremental import RevisionAnalyzed, RevisionFailed, RevisionOutcome, RevisionSkipped
+from .measured import MeasuredRuns
 from .scheduler import Scheduler
 from .settings import SECTION, ClientSettings, ConfigFiles, Settings, client_settings, resolve
 
@@ -113,6 +114,8 @@ class BoxcheckServer(LanguageServer):
         super().__init__("boxcheck", __version__, protocol_cls=BoxcheckProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.client = ClientSettings()
+        #: the coverage of ``boxcheck.counts``, read for the hover.
+        self.measured = MeasuredRuns()
         self.config_files = ConfigFiles()
         self.scheduler = Scheduler(self.settings_for, self.publish, self.log)
         #: per document, the findings of its last analysis without a syntax error (``carry.shown``).
@@ -326,7 +329,11 @@ def build() -> BoxcheckServer:
         span = edits.span(occurrence.start, occurrence.end)
         if span is None or edits.span(declared_in.start, declared_in.end) is None:
             return None      # the edits since may have changed what was decided
-        text = moved_positions(hover_markdown(analyzed.analysis, occurrence.decision), analyzed.analysis.source,
+        coverage, path = server.client.counts, file_path(document.uri)
+        measured = (None if coverage is None or path is None else
+                    partial(server.measured.line, coverage, analyzed.analysis, path=path))
+        text = moved_positions(hover_markdown(analyzed.analysis, occurrence.decision, measured),
+                               analyzed.analysis.source,
                                edits, document.source)
         formats = getattr(getattr(server.client_capabilities.text_document, "hover", None), "content_format", None)
         kind = (types.MarkupKind.Markdown if not formats or types.MarkupKind.Markdown in formats

@@ -9,7 +9,9 @@ shows the same diagnostics as ``boxcheck FILE``.  The editor's settings
 file, key by key::
 
     {"policy": "optimal", "severity": {"BX103": "off"}, "debounceMs": 200, "maxFileSize": 20971520,
-     "onSaveAboveMs": 1000}
+     "onSaveAboveMs": 1000, "counts": "/tmp/coverage"}
+
+``counts`` is the editor's only: coverage of a run, as ``--counts`` takes it, shown in the hover.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class ClientSettings:
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     max_file_size: int = DEFAULT_MAX_BYTES
     on_save_above_ms: int = DEFAULT_ON_SAVE_ABOVE_MS
+    #: ``--counts`` for the hover: a V8 coverage directory or file (``lsp/measured``).
+    counts: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,12 @@ def client_settings(raw: Any, previous: ClientSettings) -> tuple[ClientSettings,
             changes["severity"] = configuration.parse_severity_table(table, "settings: severity")
         except configuration.ConfigError as error:
             problems.append(str(error))
+    if "counts" in raw:
+        counts = raw["counts"]
+        if counts is None or (isinstance(counts, str) and counts):
+            changes["counts"] = os.path.expanduser(counts) if counts else None
+        else:
+            problems.append(f"settings: counts must be the path of V8 coverage (a directory or a file), got {counts!r}")
     for key, name, low, high in (("debounceMs", "debounce_ms", 0, MAX_DEBOUNCE_MS),
                                  ("maxFileSize", "max_file_size", 1, None),
                                  ("onSaveAboveMs", "on_save_above_ms", 0, MAX_ON_SAVE_ABOVE_MS)):

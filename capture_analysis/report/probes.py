@@ -16,8 +16,8 @@ down to:
                V8 runs inside the class's ``<instance_members_initializer>`` or ``<static_initializer>``,
                so it is counted by the code around it; the module runs once per process.
 ``sites``      ``{policy: [[multiplicity, [[line, column], ...]], ...]}``: per-call sites made as often as
-               the most-run of those places ran (the function's head, or the blocks that declare its
-               bindings, or a policy's branch), per-iteration sites as often as their loop body, and once
+               the function was called, or as the most-run of those places ran (the blocks that declare
+               its bindings, a policy's branch), per-iteration sites as often as their loop body, and once
                sites at most once per process.
 ``end``        ``[line, column]`` of the function's end: the findings inside it are weighted by it.
 ``lead``       ``[line, column]`` where its statement starts: a source map may put the compiled function
@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..model import Closure, ClosureKind
+from ..model import Closure, ClosureKind, ScopeKind
 from ..results import FunctionReport, PolicySite, Site
 from ..source import SourceFile
 
@@ -37,6 +37,8 @@ Probe = list[Any]
 #: the kinds V8 runs as part of the class's own initializer functions (probe ``kind``).
 SYNTHETIC = frozenset({ClosureKind.FIELD_INITIALIZER.value, ClosureKind.STATIC_BLOCK.value})
 MODULE = ClosureKind.MODULE.value
+#: scopes made when their code runs, not when the function is entered.
+BLOCKS = frozenset({ScopeKind.BLOCK, ScopeKind.CATCH})
 #: ``export`` and ``export default`` just before a declaration.
 EXPORT = re.compile(rb"(?:export\s+(?:default\s+)?)$")
 
@@ -70,11 +72,18 @@ def site_probe(source: SourceFile, site: Site) -> list[Any]:
 
 
 def places(site: Site) -> list[int]:
-    """The byte offsets whose execution makes the site."""
+    """The byte offsets whose execution makes the site; none: the function's entry (its calls).
+
+    Only a loop body, a policy's branch, or blocks that declare every binding of the site are read from the
+    block counts: the function's own bindings are made at its entry, wherever they are declared (V8 counts
+    the code after a ``return`` as not run, where a hoisted ``function`` or ``var`` is often declared).
+    """
     loop = site.loop
     if site.per_iteration and loop is not None:
         return [max(loop.repeated)[0] if loop.repeated else loop.start]
     if isinstance(site, PolicySite):
-        return [site.branch if site.branch is not None else site.offset]
-    scopes = {d.binding.scope.start for d in site.decisions}
-    return sorted(scopes) if scopes else [site.offset]
+        return [site.branch] if site.branch is not None else []
+    scopes = [d.binding.scope for d in site.decisions]
+    if scopes and all(scope.kind in BLOCKS for scope in scopes):
+        return sorted({scope.start for scope in scopes})
+    return []
