@@ -23,7 +23,7 @@ import re
 
 from ..model import Binding, Closure
 from ..policies import Policy
-from ..results import Decision, StepRole
+from ..results import Decision
 from ..source import SourceFile
 from ..words import closure_label
 
@@ -52,10 +52,8 @@ def reorder(source: SourceFile, decision: Decision) -> str | None:
     binding = decision.binding
     if needs_capturer(binding, capturer):
         return None
-    early = next((step.offset for step in decision.evidence if step.role is StepRole.CAPTURE_BEFORE_INIT),
-                 capturer.creation_offset)
     return (f"initialize `{binding.name}` before {closure_label(source, capturer)} is first created or read "
-            f"(at {source.position(early)}), and it needs no heap storage")
+            "(where the reason says), and it needs no heap storage")
 
 
 def needs_capturer(binding: Binding, capturer: Closure) -> bool:
