@@ -103,23 +103,51 @@ def test_an_early_capture_no_order_removes_is_info_and_says_why(code):
     assert "no order of the code removes it" in found.message
 
 
-def test_a_loop_binding_copied_per_iteration_says_the_change():
+def test_a_loop_carried_binding_copied_per_iteration_says_the_change():
     code = """
+        export function each(xs: number[], keep: (f: () => number) => void) {
+          for (let x of xs) {
+            keep(() => x++);
+          }
+        }
+    """
+    (found,) = findings(code)
+    assert (found.rule.code, found.level) == ("BX102", Severity.WARNING)
+    assert "the loop copies `x` into each iteration: if the closures may share one, declare it before the loop " \
+           "(`let x; for (x = ...`), one allocation per call instead of one per iteration" in found.message
+    (in_a_test,) = findings(code, path="src/each.test.ts")
+    assert in_a_test.level is Severity.INFO and "in a test file" in in_a_test.message
+    (in_fixtures,) = findings(code, path="tests/fixtures/each.ts")
+    assert in_fixtures.level is Severity.WARNING
+    (type_test,) = findings(code, path="src/each.test-d.ts")
+    assert type_test.level is Severity.INFO
+
+
+def test_a_binding_of_the_loop_body_is_each_iteration_s_own_state():
+    (found,) = findings("""
         export function each(xs: number[], keep: (f: () => number) => void) {
           for (const x of xs) {
             let tries = x;
             keep(() => tries++);
           }
         }
-    """
-    (found,) = findings(code)
-    assert (found.rule.code, found.level) == ("BX102", Severity.WARNING)
-    assert "declare it before the loop, or create the closure outside it: one allocation per call instead of " \
-           "one per iteration" in found.message
-    (in_a_test,) = findings(code, path="src/each.test.ts")
-    assert in_a_test.level is Severity.INFO and "in a test file" in in_a_test.message
-    (in_fixtures,) = findings(code, path="tests/fixtures/each.ts")
-    assert in_fixtures.level is Severity.WARNING
+    """)
+    assert (found.rule.code, found.level) == ("BX102", Severity.INFO)
+    assert "the loop body declares `tries`, so each iteration's closures keep their own" in found.message
+
+
+def test_mutual_arrows_cannot_be_reordered():
+    found = findings("""
+        export function any(signals: AbortSignal[]) {
+          const controller = new AbortController();
+          const onAbort = () => { cleanup(); controller.abort(); };
+          const cleanup = () => { for (const s of signals) s.removeEventListener("abort", onAbort); };
+          for (const s of signals) s.addEventListener("abort", onAbort);
+          return controller.signal;
+        }
+    """)
+    (early,) = [d for d in found if d.rule.code == "BX103"]
+    assert early.level is Severity.INFO and "no order of the code removes it" in early.message
 
 
 def test_a_configured_severity_still_wins():

@@ -104,6 +104,10 @@ def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
         elif site is not None and site.per_iteration:
             rule = rules.LOOP_CAPTURE
             change = changes.loop_change(decision)
+            if change is None:
+                level = Severity.INFO
+                change = (f"the loop body declares `{binding.name}`, so each iteration's closures keep their own, "
+                          "as the program's state needs while they outlive the iteration")
         else:
             rule = rules.HEAP_CAPTURE
             change = changes.legacy_holder(decision, policy)
