@@ -136,16 +136,27 @@ def test_a_binding_of_the_loop_body_is_each_iteration_s_own_state():
     assert "the loop body declares `tries`, so each iteration's closures keep their own" in found.message
 
 
-def test_mutual_arrows_cannot_be_reordered():
-    found = findings("""
-        export function any(signals: AbortSignal[]) {
-          const controller = new AbortController();
-          const onAbort = () => { cleanup(); controller.abort(); };
-          const cleanup = () => { for (const s of signals) s.removeEventListener("abort", onAbort); };
-          for (const s of signals) s.addEventListener("abort", onAbort);
-          return controller.signal;
-        }
-    """)
+@pytest.mark.parametrize("code", [
+    """
+    export function any(signals: AbortSignal[]) {
+      const controller = new AbortController();
+      const onAbort = () => { cleanup(); controller.abort(); };
+      const cleanup = () => { for (const s of signals) s.removeEventListener("abort", onAbort); };
+      for (const s of signals) s.addEventListener("abort", onAbort);
+      return controller.signal;
+    }
+    """,
+    """
+    declare function memoize<T>(f: () => T): () => T;
+    export function createFactory(make: (f: object) => object) {
+      const rules = memoize(() => make(factory));
+      const factory = { get rules() { return rules(); } };
+      return factory;
+    }
+    """,
+])
+def test_closures_that_refer_to_each_other_cannot_be_reordered(code):
+    found = findings(code)
     (early,) = [d for d in found if d.rule.code == "BX103"]
     assert early.level is Severity.INFO and "no order of the code removes it" in early.message
 

@@ -86,13 +86,13 @@ def in_var_initializer(source: SourceFile, binding: Binding, capturer: Closure) 
 
 
 def holder_of(binding: Binding, capturer: Closure) -> Binding | None:
-    """The ``const`` or ``let`` that a closure literal initializes (``const onAbort = () => ...``), looked for
-    in the scopes around ``binding``: mutual arrows (``onAbort`` calls ``cleanup``, ``cleanup`` removes
+    """The ``const`` or ``let`` whose initializer creates the closure (``const onAbort = () => ...``, ``const
+    rules = memoize(() => factory)``), looked for in the scopes around ``binding``: mutual arrows (``onAbort`` calls ``cleanup``, ``cleanup`` removes
     ``onAbort``) capture each other, so neither can be initialized first."""
     scope: Scope | None = binding.scope
     while scope is not None:
         for candidate in scope.declarations.values():
-            if candidate.init_closure is capturer:
+            if candidate.init_closure is capturer or candidate.start < capturer.start < candidate.init_offset:
                 return candidate
         if scope.closure is not binding.closure:
             return None
