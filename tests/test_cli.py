@@ -49,7 +49,9 @@ def test_directory_walk_skips_node_modules_gitignored_and_declaration_files(tree
     monkeypatch.chdir(tree)
     code, out, _ = run("--format", "json", ".")
     assert sorted(json_paths(out)) == ["./src/a.ts", "./src/deep/b.tsx"]
-    assert code == 1
+    found = {f["path"]: [d["code"] for d in f["diagnostics"]] for f in json.loads(out)["files"]}
+    assert found == {"./src/a.ts": ["BX101"], "./src/deep/b.tsx": []}
+    assert code == 0  # a.ts's BX101 is an info under the default policy
 
 
 def test_globs_with_double_star_are_expanded_by_boxcheck(tree, monkeypatch):
@@ -68,9 +70,11 @@ def test_same_file_named_twice_is_analyzed_once(tree, monkeypatch):
 def test_exit_codes(tree, monkeypatch):
     monkeypatch.chdir(tree)
     assert run("src/deep/b.tsx")[0] == 0
-    assert run("src/a.ts")[0] == 1
-    assert run("--fail-on", "error", "src/a.ts")[0] == 0
-    assert run("--fail-on", "none", "src/a.ts")[0] == 0
+    assert run("src/a.ts")[0] == 0  # its BX101 is an info under `optimal`
+    assert run("--fail-on", "info", "src/a.ts")[0] == 1
+    assert run("--policy", "legacy", "src/a.ts")[0] == 1  # and a warning under `legacy`
+    assert run("--policy", "legacy", "--fail-on", "error", "src/a.ts")[0] == 0
+    assert run("--policy", "legacy", "--fail-on", "none", "src/a.ts")[0] == 0
 
 
 def test_missing_path_is_named_and_the_rest_is_still_analyzed(tree, monkeypatch):
@@ -193,11 +197,12 @@ def test_explain_rule_with_a_path_prints_the_doc_then_that_rules_findings_explai
     from capture_analysis.rules import RULES
 
     monkeypatch.chdir(tmp_path)
-    Path("a.ts").write_text(SUPPRESSED_AND_BOXED)  # a BX101 and an unused suppression (BX003)
+    Path("a.ts").write_text(SUPPRESSED_AND_BOXED)  # a BX101 (info) and an unused suppression (BX003, a warning)
     code, out, _ = run("--no-cache", "--explain", rule, "a.ts")
-    assert code == 1
+    assert code == 0  # only the explained rule's findings count, and this one is an info
     doc = RULES["BX101"].doc()
-    assert out.startswith(doc + "\na.ts:2:27: warning[BX101]")  # a blank line between them
+    assert out.startswith(doc + "\na.ts:2:27: info[BX101] `f` needs 1 heap box per call for `n`")  # a blank line
+    assert run("--no-cache", "--explain", rule, "--policy", "legacy", "a.ts")[0] == 1  # a warning there
     assert "^ reassigned at 2:47 inside the arrow at 2:41" in out  # the evidence chain
     assert "BX003" not in out.removeprefix(doc)  # only the explained rule's findings
     assert "BX003" in run("--no-cache", "--explain", "a.ts")[1]
@@ -230,10 +235,14 @@ def test_text_output_has_location_caret_and_totals(tree, monkeypatch):
     monkeypatch.chdir(tree)
     _, out, _ = run("src/a.ts")
     lines = out.splitlines()
-    assert lines[0].startswith("src/a.ts:1:27: warning[BX101] `n` needs a heap box, per call:")
+    assert lines[0].startswith("src/a.ts:1:27: info[BX101] `f` needs 1 heap box per call for `n`: state that")
     assert lines[1] == "  1 | export function f() { let n = 0; return () => n++; }"
     assert lines[2] == "    |                           ^"
-    assert lines[-1] == "1 file, 2 functions: 1 allocation per call, 0 per iteration; 0 errors, 1 warning"
+    assert lines[-1] == "1 file, 2 functions: 1 allocation per call, 0 per iteration; 0 errors, 0 warnings, 1 info"
+    _, out, _ = run("--policy", "legacy", "src/a.ts")
+    assert out.splitlines()[0].startswith(
+        "src/a.ts:1:27: warning[BX101] under `legacy`, `n` gets a heap box, per call:")
+    assert out.splitlines()[-1] == "1 file, 2 functions: 1 allocation per call, 0 per iteration; 0 errors, 1 warning"
 
 
 def test_syntax_errors_are_located_and_other_functions_are_still_reported(tmp_path, monkeypatch):

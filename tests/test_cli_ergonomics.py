@@ -19,7 +19,8 @@ from capture_analysis.report.style import wants_color
 
 from .conftest import ROOT
 
-MUTATED = "export function f() { let n = 0; return () => n++; }\n"
+#: a warning (BX102): the loop copies `i`, which the closure writes, into each iteration.
+MUTATED = "export function f(n: number) { for (let i = 0; i < n; i++) keep(() => i++); }\n"
 ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -59,7 +60,7 @@ def test_help_lists_every_subcommand_and_the_exit_codes():
 def test_quiet_prints_only_the_diagnostic_lines(mutated):
     code, out, _ = run("-q", "--explain", mutated)
     assert code == 1
-    assert out.splitlines() == [next(line for line in run(mutated)[1].splitlines() if "warning[BX101]" in line)]
+    assert out.splitlines() == [next(line for line in run(mutated)[1].splitlines() if "warning[BX102]" in line)]
 
 
 def test_quiet_on_a_clean_file_prints_nothing(mutated):
@@ -81,7 +82,7 @@ def test_colour_marks_path_severity_code_and_caret_and_nothing_else(mutated, how
     coloured = run(*args, mutated, env=env)[1]
     assert ESCAPE.sub("", coloured) == plain
     first, source, caret = coloured.splitlines()[:3]
-    assert first.startswith("\x1b[1ma.ts:1:27:\x1b[0m \x1b[1;33mwarning[BX101]\x1b[0m `n` needs")
+    assert first.startswith("\x1b[1ma.ts:1:41:\x1b[0m \x1b[1;33mwarning[BX102]\x1b[0m `i` needs")
     assert caret.endswith("\x1b[1;33m^\x1b[0m")
     assert "\x1b[1;34m1 |\x1b[0m" in source
 
@@ -131,7 +132,7 @@ def test_colour_on_a_real_terminal_and_not_into_a_pipe(tmp_path):
     finally:
         os.close(leader)
     assert done.returncode == 1
-    assert b"\x1b[1;33mwarning[BX101]\x1b[0m" in b"".join(chunks)
+    assert b"\x1b[1;33mwarning[BX102]\x1b[0m" in b"".join(chunks)
     piped = subprocess.run([sys.executable, "-m", "capture_analysis", "a.ts"], cwd=tmp_path, env=env,
                            capture_output=True, timeout=60)
-    assert b"warning[BX101]" in piped.stdout and b"\x1b[" not in piped.stdout
+    assert b"warning[BX102]" in piped.stdout and b"\x1b[" not in piped.stdout

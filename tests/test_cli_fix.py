@@ -47,8 +47,8 @@ export function make() {
   return () => label;
 }
 """
-#: a BX101 warning, which no fix resolves.
-COUNTER = "export function counter() {\n  let n = 0;\n  return () => n++;\n}\n"
+#: a BX102 warning (the loop copies `i`, which the closure writes, into each iteration), which no fix resolves.
+COUNTER = "export function counter(n: number) {\n  for (let i = 0; i < n; i++) keep(() => i++);\n}\n"
 
 
 def run(*args: str) -> tuple[int, str, str]:
@@ -74,7 +74,7 @@ def test_fix_writes_the_fixes_then_reports_what_remains(project):
     code, out, err = run("--fix", "--format", "json", ".")
     assert (project / "a.ts").read_text() == FIXED
     assert (project / "b.ts").read_text() == COUNTER
-    assert codes(out) == {"a.ts": [], "b.ts": ["BX101"]}
+    assert codes(out) == {"a.ts": [], "b.ts": ["BX102"]}
     assert code == 1                                              # the warning that remains
     assert "boxcheck: fixed 1 finding and declared 1 `let` declaration `const` in 1 file" in err
 

@@ -15,8 +15,9 @@ from capture_analysis.cli import main
 from capture_analysis.report import Totals
 from capture_analysis.rules import Severity
 
-#: two BX101 warnings.
-TWO_WARNINGS = "export function f() { let n = 0, m = 0; return [() => n++, () => m++]; }\n"
+#: two BX102 warnings: each loop copies its head binding, which its closure writes, into each iteration.
+TWO_WARNINGS = ("export function f(k: number) { for (let n = 0; n < k; n++) keep(() => n++); "
+                "for (let m = 0; m < k; m++) keep(() => m++); }\n")
 #: one BX001 error (and nothing else).
 SYNTAX_ERROR = "export function g( { return 1; }\n"
 
@@ -52,7 +53,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_more_warnings_than_the_budget_fail_the_run_and_no_more_pass_it(project, budget, code):
     got, out, err = run("--max-warnings", budget, "two.ts")
     assert got == code
-    assert out.count("warning[BX101]") == 2  # the report is the same either way
+    assert out.count("warning[BX102]") == 2  # the report is the same either way
     assert ("boxcheck: 2 warnings, more than --max-warnings" in err) == (code == 1)
 
 
@@ -69,8 +70,8 @@ def test_the_budget_applies_even_when_fail_on_counts_nothing(project):
 
 def test_hints_and_infos_still_follow_fail_on_within_the_budget(project):
     Path("two.ts").write_text(TWO_WARNINGS, encoding="utf-8")
-    assert run("--severity", "BX101=hint", "--fail-on", "hint", "--max-warnings", "9", "two.ts")[0] == 1
-    assert run("--severity", "BX101=hint", "--max-warnings", "9", "two.ts")[0] == 0
+    assert run("--severity", "BX102=hint", "--fail-on", "hint", "--max-warnings", "9", "two.ts")[0] == 1
+    assert run("--severity", "BX102=hint", "--max-warnings", "9", "two.ts")[0] == 0
 
 
 def test_suppressed_warnings_are_not_counted(project):
@@ -119,7 +120,7 @@ def test_messages_stay_on_standard_error(project):
     code, out, err = run("--output-file", "report.txt", "two.ts", "missing.ts")
     assert code == 2 and out == ""
     assert "boxcheck: missing.ts:" in err
-    assert "warning[BX101]" in Path("report.txt").read_text(encoding="utf-8")
+    assert "warning[BX102]" in Path("report.txt").read_text(encoding="utf-8")
 
 
 def test_an_existing_file_is_replaced(project):
@@ -143,10 +144,11 @@ def test_no_colour_in_the_file_unless_asked_for(project):
     run("-o", "auto.txt", "two.ts", env={"FORCE_COLOR": "1"})
     run("-o", "always.txt", "--color", "always", "two.ts")
     assert "\x1b[" not in Path("auto.txt").read_text(encoding="utf-8")
-    assert "\x1b[1;33mwarning[BX101]\x1b[0m" in Path("always.txt").read_text(encoding="utf-8")
+    assert "\x1b[1;33mwarning[BX102]\x1b[0m" in Path("always.txt").read_text(encoding="utf-8")
 
 
 def test_statistics_into_a_file(project):
     code, out, _ = run("--statistics", "-o", "stats.txt", "two.ts")
     assert code == 1 and out == ""
-    assert Path("stats.txt").read_text(encoding="utf-8").startswith("findings by rule:\n  2  BX101  heap-capture")
+    assert Path("stats.txt").read_text(encoding="utf-8").startswith(
+        "findings by rule:\n  2  BX102  per-iteration-capture")

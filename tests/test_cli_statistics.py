@@ -19,8 +19,10 @@ from capture_analysis.rules import Severity
 
 from .conftest import ROOT
 
-#: two warnings (BX101: `n` and `m` are written by escaping closures) in one function.
-TWO_WARNINGS = "export function f() { let n = 0, m = 0; return [() => n++, () => m++]; }\n"
+#: two warnings (BX102: each loop copies its head binding, which an escaping closure writes, into each iteration)
+#: in one function.
+TWO_WARNINGS = ("export function f(k: number) { for (let n = 0; n < k; n++) keep(() => n++); "
+                "for (let m = 0; m < k; m++) keep(() => m++); }\n")
 #: one BX107 finding (`big` is kept alive by the escaping arrow through the context `use` puts it in), a hint by
 #: the configuration that ``project`` writes, whatever BX107's default severity.
 ONE_HINT = """export function make() {
@@ -65,12 +67,12 @@ def test_statistics_replace_the_findings_with_counts_by_rule_and_the_top_files(p
     assert not DIAGNOSTIC_LINE.search(out) and "allocations per call of each function" not in out
     assert out.splitlines() == [
         "findings by rule:",
-        "  2  BX101  heap-capture       warning",
-        "  1  BX107  context-retention  hint",
+        "  2  BX102  per-iteration-capture  warning",
+        "  1  BX107  context-retention      hint",
         "files with the most findings (2 of 2):",
         "  2  two.ts   2 warnings",
         "  1  hint.ts  1 hint",
-        "3 files, 7 functions: 1 allocation per call, 0 per iteration; 0 errors, 2 warnings, 1 hint",
+        "3 files, 7 functions: 0 allocations per call, 2 per iteration; 0 errors, 2 warnings, 1 hint",
     ]
 
 
@@ -85,21 +87,20 @@ def test_statistics_print_with_quiet_which_alone_prints_only_the_diagnostic_line
 
 
 def test_statistics_count_what_is_shown_not_what_is_suppressed_or_turned_off(project):
-    Path("two.ts").write_text("// boxcheck-ignore-next-line BX101\n" + TWO_WARNINGS.replace(", m = 0", "\nlet m = 0")
-                              .replace("export function f() { let n = 0", "export function f() { let n = 0;"),
-                              encoding="utf-8")
+    Path("two.ts").write_text("// boxcheck-ignore-next-line BX102\n"
+                              + TWO_WARNINGS.replace("; for (let m", ";\nfor (let m"), encoding="utf-8")
     code, out, _ = run("--statistics", "--severity", "BX107=off", "two.ts", "hint.ts")
     assert code == 1
     assert "BX107" not in out
-    assert "  1  BX101  heap-capture  warning" in out
+    assert "  1  BX102  per-iteration-capture  warning" in out
     assert out.splitlines()[-1].endswith("; 0 errors, 1 warning")
 
 
 def test_statistics_count_infos_and_hints_each_under_its_severity_whatever_fail_on_says(project):
-    code, out, _ = run("--statistics", "--severity", "BX101=info", "--fail-on", "error", "two.ts", "hint.ts")
+    code, out, _ = run("--statistics", "--severity", "BX102=info", "--fail-on", "error", "two.ts", "hint.ts")
     assert code == 0
-    assert "  2  BX101  heap-capture       info" in out
-    assert "  1  BX107  context-retention  hint" in out
+    assert "  2  BX102  per-iteration-capture  info" in out
+    assert "  1  BX107  context-retention      hint" in out
     assert "  2  two.ts   2 infos" in out
     assert out.splitlines()[-1].endswith("; 0 errors, 0 warnings, 2 infos, 1 hint")
 
@@ -163,12 +164,12 @@ def test_json_summary_of_a_clean_run_has_zero_counts(project):
 
 def test_the_totals_line_names_severities_as_the_lines_do_and_counts_in_correct_plurals(project):
     Path("info.ts").write_text(TWO_WARNINGS, encoding="utf-8")
-    _, out, _ = run("--show-hints", "--severity", "BX101=info", "info.ts", "hint.ts")
+    _, out, _ = run("--show-hints", "--severity", "BX102=info", "info.ts", "hint.ts")
     labels = {match.group(1) for match in DIAGNOSTIC_LINE.finditer(out)}
     assert labels == {"info", "hint"}
-    assert out.splitlines()[-1] == ("2 files, 6 functions: 1 allocation per call, 0 per iteration; 0 errors, "
+    assert out.splitlines()[-1] == ("2 files, 6 functions: 0 allocations per call, 2 per iteration; 0 errors, "
                                     "0 warnings, 2 infos, 1 hint")
-    _, out, _ = run("--severity", "BX101=info", "info.ts", "hint.ts")
+    _, out, _ = run("--severity", "BX102=info", "info.ts", "hint.ts")
     assert out.splitlines()[-1].endswith("2 infos, 1 hint (not shown; --show-hints shows them)")
     _, one, _ = run("clean.ts")
     assert one.splitlines()[-1].startswith("1 file, 1 function: 0 allocations per call")

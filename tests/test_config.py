@@ -16,7 +16,8 @@ BOXED = "export function f() { let n = 0; return () => n++; }\n"
 
 @pytest.fixture
 def project(tmp_path, monkeypatch):
-    """A project folder with ``src/a.ts`` (one BX101) and ``src/gen/b.ts`` (one BX101), as the working directory."""
+    """A project folder with ``src/a.ts`` (one BX101, an info by default) and ``src/gen/b.ts`` (one BX101), as the
+    working directory."""
     (tmp_path / "src" / "gen").mkdir(parents=True)
     (tmp_path / "src" / "a.ts").write_text(BOXED, encoding="utf-8")
     (tmp_path / "src" / "gen" / "b.ts").write_text(BOXED, encoding="utf-8")
@@ -31,7 +32,7 @@ def report(*args: str) -> tuple[int, dict[str, list[str]]]:
 
 
 def test_no_configuration_means_defaults(project):
-    assert report("src") == (1, {"src/a.ts": ["warning"], "src/gen/b.ts": ["warning"]})
+    assert report("src") == (0, {"src/a.ts": ["info"], "src/gen/b.ts": ["info"]})
 
 
 def test_boxcheck_toml_found_above_the_paths(project):
@@ -66,7 +67,7 @@ def test_paths_under_different_files_are_an_error(project, capsys):
 
 def test_include_and_exclude_filter_the_walk(project, capsys):
     (project / "boxcheck.toml").write_text('include = ["src/**/*.ts"]\nexclude = ["gen/"]\n', encoding="utf-8")
-    assert report(".")[1] == {"./src/a.ts": ["warning"]}
+    assert report(".")[1] == {"./src/a.ts": ["info"]}
     assert report("src/gen/b.ts") == (0, {})
     assert "src/gen/b.ts: skipped: excluded by" in capsys.readouterr().err
 
@@ -146,5 +147,5 @@ def test_apply_changes_severity_and_drops_rules_turned_off():
     analysis = analyze_text("t.ts", BOXED)
     (diagnostic,) = with_severities(analysis.diagnostics, {"BX101": Severity.ERROR})
     assert diagnostic.level is Severity.ERROR
-    assert analysis.diagnostics[0].level is Severity.WARNING  # the analysis itself is not changed
+    assert analysis.diagnostics[0].level is Severity.INFO  # the analysis itself is not changed
     assert with_severities(analysis.diagnostics, {"BX101": None}) == []

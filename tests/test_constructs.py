@@ -352,7 +352,11 @@ def test_direct_eval_makes_visible_bindings_conservative_and_is_reported():
     quiet = next(d for d in result.decisions if d.binding.name == "quiet")
     assert quiet.storage.value == "context"
     assert [d.binding.name for d in quiet.site.decisions] == ["src", "quiet"]
-    assert [d.rule.code for d in result.diagnostics] == ["BX101", "BX101", "BX002"]
+    # one BX101 for the function (on `src`, naming `quiet`, which shares its context), and the BX002
+    assert [d.rule.code for d in result.diagnostics] == ["BX101", "BX002"]
+    heap = result.diagnostics[0]
+    assert "1 heap context per call for `src`, `quiet`" in heap.message
+    assert [message.split(":")[0] for _, _, message in heap.related] == ["`quiet` shares it"]
 
 
 def test_shadowed_eval_is_not_direct():

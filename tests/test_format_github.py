@@ -69,7 +69,7 @@ def test_path_with_comma_and_colon_is_escaped(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     _, out = run_cli("--format", "github", "a,b:c%.ts")
     (line,) = out.splitlines()
-    assert line.startswith("::warning file=a%2Cb%3Ac%25.ts,line=1,col=20,endLine=1,endColumn=21,")
+    assert line.startswith("::notice file=a%2Cb%3Ac%25.ts,line=1,col=20,endLine=1,endColumn=21,")  # BX101: info
     assert parse(line)[1]["file"] == "a,b:c%.ts"
 
 

@@ -9,7 +9,7 @@ from lsprotocol import converters, types
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.report.lsp import publish_params
-from capture_analysis.rules import RULES
+from capture_analysis.rules import RULES, Severity
 from capture_analysis.source import PositionEncoding
 
 from .conftest import ROOT
@@ -36,12 +36,15 @@ def test_every_file_is_publish_diagnostics_params(path, monkeypatch):
     """lsprotocol's types are the LSP 3.17 metamodel: a lossless round trip means no unknown or mistyped field."""
     params = lsp_output(monkeypatch, path)
     assert [p["uri"] for p in params] == [(ROOT / path).as_uri()]
+    # each diagnostic's own severity (a rule's default, or what the policy, a change or a test file makes it)
+    levels = [(d["code"], Severity[d["severity"].upper()].lsp)
+              for f in json.loads(run_cli("--format", "json", path)[1])["files"] for d in f["diagnostics"]]
+    assert [(d["code"], d["severity"]) for entry in params for d in entry["diagnostics"]] == levels
     for entry in params:
         structured = CONVERTER.structure(entry, types.PublishDiagnosticsParams)
         assert CONVERTER.unstructure(structured, types.PublishDiagnosticsParams) == entry
         for diagnostic in entry["diagnostics"]:
             rule = RULES[diagnostic["code"]]
-            assert diagnostic["severity"] == rule.severity.lsp
             assert diagnostic["source"] == "boxcheck"
             assert diagnostic["codeDescription"]["href"] == rule.href()
             assert rule.href().endswith(f"capture_analysis/docs/rules.html#{rule.anchor}")
@@ -93,7 +96,13 @@ def test_related_information_and_data_of_a_heap_capture(monkeypatch):
         ("captured here", {"line": 8, "character": 4}),            # `add` at 9:5
         ("captured here", {"line": 13, "character": 4}),           # `delta` at 14:5
         ("written after capture", {"line": 10, "character": 6}),   # `total += n` at 11:7
+        # BX101 is one finding per function: the binding that shares the context, with its reason
+        ("`previous` shares it: reassigned at 10:7 inside `add`, and `add` escapes (stored in an object literal at "
+         "9:5)", {"line": 6, "character": 4}),
     ]
+    assert total["severity"] == Severity.INFO.lsp
+    assert "`makeTally` needs 1 heap context per call for `total`, `previous`" in total["message"]
+    assert not [d for d in params[0]["diagnostics"] if d["data"]["binding"] == "previous"]
 
 
 SOURCE = 'function f() {\n  const s = "é😀中"; let café = 0;\n  return () => { café++; };\n}\n'

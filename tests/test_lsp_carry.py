@@ -84,8 +84,10 @@ def test_a_syntax_error_keeps_the_findings_of_the_other_functions_moved_with_the
     (total,) = [d for d in published if d["code"] != "BX001"]
     assert total["range"] == {"start": position_of(text, text.index("total")),
                               "end": position_of(text, text.index("total") + len("total"))}
-    assert total["message"] == ("`total` needs a heap box, per call: reassigned at 10:20 inside `add`, and `add` "
-                                "escapes (stored in an object literal at 10:12)")
+    assert total["message"] == ("`second` needs 1 heap box per call for `total`: state that closures write and that "
+                                "outlives the call, which any compiler must keep on the heap, once per call at least "
+                                "(`total`: reassigned at 10:20 inside `add`, and `add` escapes (stored in an object "
+                                "literal at 10:12))")  # the positions in it moved by the two new lines too
     assert TWO.splitlines()[7].startswith("  return { add() { total +=")      # 8:20 before the edit
     assert [r["location"]["range"]["start"] for r in total["relatedInformation"]] == [
         position_of(text, text.index("add()")), position_of(text, text.index("total +="))]

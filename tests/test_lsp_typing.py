@@ -169,7 +169,8 @@ def test_the_analysis_of_a_save_is_published_moved_through_the_edits_typed_while
     left_out = [d for d in cli if d not in published]
     assert left_out and {d["range"]["start"]["line"] for d in left_out} <= set(range(
         text.count("\n", 0, function_start), text.count("\n", 0, at)))
-    assert len(published) > 600
+    # two BX101s (one per function) in each of the 70 copies of factories.ts, but the edited function's one
+    assert len(left_out) == 1 and len(published) > 130
     assert [p["version"] for p in client.published(uri)] == [1, 2]
     assert client.shutdown() == 0
 

@@ -271,9 +271,11 @@ def test_message_says_what_v8_allocates():
         }
     """)
     (diagnostic,) = [d for d in analysis.diagnostics if d.rule.code == "BX101"]
-    assert diagnostic.message == ("under `v8`, `n` gets a slot in a heap context of its own, per call: referenced "
-                                  "across a function boundary by the arrow at 4:10: V8 gives it a context slot, "
-                                  "written or not; the slot is in the function context")
+    assert diagnostic.message == ("under `v8`, `numConst` gets 1 heap context per call for `n`: state that closures "
+                                  "write and that outlives the call, which any compiler must keep on the heap, once "
+                                  "per call at least (`n`: referenced across a function boundary by the arrow at "
+                                  "4:10: V8 gives it a context slot, written or not; the slot is in the function "
+                                  "context)")
 
 
 def test_cli_json_validates_and_names_the_policy(monkeypatch, schema_validator):

@@ -16,6 +16,9 @@ from capture_analysis.config import tomllib
 from .conftest import ROOT
 from .golden_outputs import run_cli
 
+#: a warning (BX102): the loop copies `i`, which the closure writes, into each iteration.
+BOXED = "export function f(n: number) { for (let i = 0; i < n; i++) keep(() => i++); }\n"
+
 
 def hook() -> dict[str, str]:
     """The one hook's ``key: value`` lines (the file is a single flat mapping, kept so on purpose)."""
@@ -44,7 +47,7 @@ def test_file_patterns_select_sources_and_skip_declarations(name, selected):
 def test_staged_file_names_are_what_the_command_accepts(tmp_path, monkeypatch):
     """pre-commit runs ``entry FILE...``: a clean file passes, a finding fails the commit."""
     (tmp_path / "ok.ts").write_text("export const f = (n: number) => () => n;\n", encoding="utf-8")
-    (tmp_path / "boxed.ts").write_text("export function f() { let n = 0; return () => n++; }\n", encoding="utf-8")
+    (tmp_path / "boxed.ts").write_text(BOXED, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert run_cli("ok.ts")[0] == 0
     assert run_cli("ok.ts", "boxed.ts")[0] == 1
@@ -67,7 +70,7 @@ def test_the_documented_set_up_installs_the_hook_from_a_clone_and_fails_a_findin
     project = tmp_path / "project"
     project.mkdir()
     (project / "ok.ts").write_text("export const f = (n: number) => () => n;\n", encoding="utf-8")
-    (project / "boxed.ts").write_text("export function f() { let n = 0; return () => n++; }\n", encoding="utf-8")
+    (project / "boxed.ts").write_text(BOXED, encoding="utf-8")
     env = {key: value for key, value in os.environ.items()
            if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "BOXCHECK_NO_CACHE")}
     # pre-commit as the test extra installs it, beside this Python; its store and git's identity in tmp_path
@@ -78,5 +81,5 @@ def test_the_documented_set_up_installs_the_hook_from_a_clone_and_fails_a_findin
     done = subprocess.run(["bash", "-e", "-c", documented_commands()], cwd=project, env=env,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "boxed.ts:1:27: warning[BX101]" in done.stdout and "ok.ts:" not in done.stdout, done.stdout
+    assert "boxed.ts:1:41: warning[BX102]" in done.stdout and "ok.ts:" not in done.stdout, done.stdout
     assert (project / ".git" / "hooks" / "pre-commit").is_file()

@@ -17,7 +17,8 @@ from capture_analysis.diagnose.selection import RuleChanges, levels, resolve, se
 from capture_analysis.diagnose.shown import with_severities
 from capture_analysis.rules import RULES, Rule, Severity
 
-#: a BX101 on line 2, and a suppression comment that suppresses nothing (BX003) on line 1.
+#: a BX101 (an info by default) on line 2, and a suppression comment that suppresses nothing (BX003, a warning)
+#: on line 1.
 BOXED = "// boxcheck-ignore-next-line BX102\nexport function f() { let n = 0; return () => n++; }\n"
 
 
@@ -182,13 +183,13 @@ def test_a_finding_keeps_the_severity_it_was_made_with_unless_a_level_is_set(tmp
 
 
 def test_select_and_ignore_on_the_command_line(project):
-    everything = {"src/a.ts": ["warning[BX003]", "warning[BX101]"]}
+    everything = {"src/a.ts": ["warning[BX003]", "info[BX101]"]}
     assert found("src/a.ts") == (1, everything)
-    assert found("src/a.ts", "--select", "BX1") == (1, {"src/a.ts": ["warning[BX101]"]})
+    assert found("src/a.ts", "--select", "BX1") == (0, {"src/a.ts": ["info[BX101]"]})
     assert found("src/a.ts", "--select", "unused-suppression") == (1, {"src/a.ts": ["warning[BX003]"]})
     assert found("src/a.ts", "--ignore", "BX003", "--ignore", "heap-capture") == (0, {"src/a.ts": []})
     assert found("src/a.ts", "--select", "BX003", "--select", "BX101,BX102") == (1, everything)
-    assert found("src/a.ts", "--select", "ALL", "--ignore", "BX0") == (1, {"src/a.ts": ["warning[BX101]"]})
+    assert found("src/a.ts", "--select", "ALL", "--ignore", "BX0") == (0, {"src/a.ts": ["info[BX101]"]})
 
 
 def test_rule_names_and_warn_wherever_a_code_and_a_level_are_taken(project):
@@ -240,7 +241,7 @@ severity = { BX101 = "error" }
 def test_overrides_change_the_rules_of_the_files_they_match(project):
     (project / "boxcheck.toml").write_text(OVERRIDES)
     assert found("src", "tests") == (1, {
-        "src/a.ts": ["warning[BX003]", "warning[BX101]"],
+        "src/a.ts": ["warning[BX003]", "info[BX101]"],
         "src/hot/b.ts": ["warning[BX003]", "error[BX101]"],
         "tests/c.ts": [],
     })

@@ -53,11 +53,27 @@ def test_next_line_directive_suppresses_only_the_next_line():
     export function two() {
       // boxcheck-ignore-next-line BX101 — reviewed: cold path
       let a = 0;
-      let b = 0;
+      const inner = () => { let b = 0; return () => { a++; b++; }; };
+      return inner;
+    }
+    """
+    assert codes(code) == [("BX101", 4)]  # `inner`'s, for `b`; `two`'s, for `a`, is suppressed
+
+
+def test_a_functions_one_heap_capture_stands_on_its_first_binding():
+    """BX101 is one finding per function (on its first such binding, naming the others): a directive on the
+    first binding's line suppresses it; one on another binding's line suppresses nothing, and says so."""
+    code = """\
+    export function two() {
+      %slet a = 0;
+      %slet b = 0;
       return () => { a++; b++; };
     }
     """
-    assert codes(code) == [("BX101", 4)]
+    directive = "// boxcheck-ignore-next-line BX101\n      "
+    assert codes(code % ("", "")) == [("BX101", 2)]
+    assert codes(code % (directive, "")) == []
+    assert codes(code % ("", directive)) == [("BX101", 2), ("BX003", 3)]
 
 
 def test_file_directive_with_and_without_codes():
@@ -100,9 +116,12 @@ def test_tsx_comment_in_jsx_is_a_directive():
     code = """\
     export function View() {
       let clicks = 0; {/* no directive here */}
+      return <button onClick={() => { clicks++; }}>{clicks}</button>;
+    }
+    export function Badge() {
       // boxcheck-ignore-next-line BX101
       let shown = 0;
-      return <button onClick={() => { clicks++; shown++; }}>{clicks}</button>;
+      return <b onClick={() => { shown++; }}>{shown}</b>;
     }
     """
     assert codes(code, "t.tsx") == [("BX101", 2)]
