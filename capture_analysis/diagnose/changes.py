@@ -87,8 +87,9 @@ def in_var_initializer(source: SourceFile, binding: Binding, capturer: Closure) 
 
 def holder_of(binding: Binding, capturer: Closure) -> Binding | None:
     """The ``const`` or ``let`` whose initializer creates the closure (``const onAbort = () => ...``, ``const
-    rules = memoize(() => factory)``), looked for in the scopes around ``binding``: mutual arrows (``onAbort`` calls ``cleanup``, ``cleanup`` removes
-    ``onAbort``) capture each other, so neither can be initialized first."""
+    rules = memoize(() => factory)``), looked for in the scopes around ``binding``: mutual arrows
+    (``onAbort`` calls ``cleanup``, ``cleanup`` removes ``onAbort``) capture each other, so neither can be
+    initialized first."""
     scope: Scope | None = binding.scope
     while scope is not None:
         for candidate in scope.declarations.values():

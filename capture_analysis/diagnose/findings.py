@@ -36,6 +36,9 @@ class Diagnostic:
     severity: Severity | None = None
     #: for BX107: the binding an escaping closure keeps alive without using it.
     retention: Retention | None = None
+    #: the other places a line directive may name it at: BX101's other bindings, which were findings of their
+    #: own before it was one per function (``suppressions``).
+    also_at: list[int] = field(default_factory=list)
 
     @property
     def level(self) -> Severity:
@@ -174,7 +177,8 @@ def inherent_cost(source: SourceFile, members: list[Decision], under: str, verb:
     related = decision_related(first)
     related.extend((d.binding.start, d.binding.end, f"`{d.binding.name}` shares it: {d.reason}")
                    for d in members[1:SHOWN * 4])
-    return Diagnostic(rules.HEAP_CAPTURE, first.binding.start, first.binding.end, message, related, first)
+    return Diagnostic(rules.HEAP_CAPTURE, first.binding.start, first.binding.end, message, related, first,
+                      also_at=[d.binding.start for d in members[1:]])
 
 
 def context_words(members: list[Decision], decision: Decision) -> str:

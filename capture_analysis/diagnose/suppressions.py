@@ -98,9 +98,12 @@ def find(file: ParsedFile) -> list[Suppression]:
 def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """The findings no directive covers, plus one BX003 per directive that covered nothing it names.
 
-    A finding is credited to the first covering directive, line directives
-    before file directives, so a file directive that only repeats line
-    directives is reported as unused.
+    A finding is credited to the line directives that cover it, else to the
+    first file directive that does, so a file directive that only repeats
+    line directives is reported as unused.  A finding with other places
+    (BX101, once per function, and its other bindings: ``Diagnostic.also_at``)
+    is covered by a line directive on any of them, as each was a finding of
+    its own before.
     """
     suppressions = sorted(find(file), key=lambda s: s.scope is DirectiveKind.FILE)
     if not suppressions:
@@ -110,13 +113,18 @@ def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     covered: list[set[str]] = [set() for _ in suppressions]
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
-        line = source.line_of(diagnostic.start)
+        lines = [source.line_of(diagnostic.start), *(line - 1 for line in source.lines_of(diagnostic.also_at))]
         code = diagnostic.rule.code
-        covering = [i for i, s in enumerate(suppressions) if s.covers(line, code)]
+        covering = [i for i, s in enumerate(suppressions) if any(s.covers(line, code) for line in lines)]
         for index in covering:
             covered[index].add(code)
         if covering:
-            used[covering[0]].add(code)
+            # the first directive of each of the finding's places is used: each stood on a finding once
+            credited = {next(i for i in covering if suppressions[i].covers(line, code)) for line in lines
+                        if any(suppressions[i].covers(line, code) for i in covering)}
+            line_directives = {i for i in credited if suppressions[i].scope is not DirectiveKind.FILE}
+            for index in line_directives or {covering[0]}:
+                used[index].add(code)
         else:
             kept.append(diagnostic)
     for suppression, codes, seen in zip(suppressions, used, covered, strict=True):
