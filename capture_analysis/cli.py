@@ -71,7 +71,7 @@ exit codes:
   2  usage or I/O error: a bad option, a missing or unreadable path, a directory or glob with no file to
      analyze, a file named on the command line that is not TypeScript or JavaScript or was skipped
      (binary, larger than --max-file-size), an internal error on a file; the other files are still
-     analyzed and reported
+     analyzed and reported; with no file left to analyze, nothing is printed on stdout, in any format
 """
 
 
@@ -317,9 +317,6 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare,
                          color=color, docs_url=docs_url, statistics=args.statistics,
                          show_hints=args.show_hints or args.fail_on == "hint")
-    if args.explained is not None and args.format == "text":
-        explain_rule(args.explained, out)  # the rule's documentation, then its findings
-        print(file=out)
     totals = Totals()
     io_errors = 0
     for path, message in collected.errors:
@@ -330,6 +327,12 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     paths = inputs(args, collected.files, settings)
     if args.shard is not None:
         paths = args.shard.select(paths)
+    # no file to analyze, for an error (a missing path): the error is the whole answer, and no report of zeros
+    # (a totals line, an empty JSON document, a SARIF log that would close every alert) contradicts it
+    reported = bool(paths) or not io_errors
+    if args.explained is not None and args.format == "text" and reported:
+        explain_rule(args.explained, out)  # the rule's documentation, then its findings
+        print(file=out)
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
     task = FileTask.of(args.format, options, settings, args.max_file_size)
@@ -361,7 +364,8 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
             reporter.add(reporter.render(outcome.record))
     if narrowing is not None and not narrowing.finish(totals):
         io_errors += 1
-    reporter.finish(totals)
+    if reported:
+        reporter.finish(totals)
     if fixing is not None:
         fixing.finish(progress.guard(out), errors)
     over = report_options.over_budget(totals, args.max_warnings)
