@@ -30,6 +30,7 @@ from .batch.files import collect, unsupported
 from .batch.fixing import stdin_outcome
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
+from .batch.place import Place
 from .batch.progress import progress_for
 from .batch.shard import Shard
 from .batch.tasks import Failed, FileTask, Outcome
@@ -73,7 +74,7 @@ exit codes:
   2  usage or I/O error: a bad option, a missing or unreadable path, a directory or glob with no file to
      analyze, a file named on the command line that is not TypeScript or JavaScript or was skipped
      (binary, larger than --max-file-size), an internal error on a file; the other files are still
-     analyzed and reported
+     analyzed and reported; with no file left to analyze, nothing is printed on stdout, in any format
 """
 
 
@@ -123,10 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--color", choices=COLOR_CHOICES, default="auto",
                         help="text: colour severities, codes, paths and carets (default: auto, on a terminal "
                              "unless NO_COLOR is set, and also into a pipe when FORCE_COLOR is set)")
-    parser.add_argument("--explain", nargs="?", const=True, default=None, metavar="RULE",
+    parser.add_argument("--explain", nargs="?", const=True, default=None, metavar="RULE|PATH:LINE[:COL]",
                         help="show each step of the evidence under each diagnostic, with its source line; with a "
                              "rule (BX101 or heap-capture) and PATHs: that rule's documentation, then its findings "
-                             "alone; with a rule and no PATH: the documentation only (as `boxcheck rule`)")
+                             "alone; with a rule and no PATH: the documentation only (as `boxcheck rule`); with "
+                             "PATH:LINE: the findings on that line alone (PATH:LINE:COL: the one at that UTF-16 "
+                             "column), and no other PATH")
     parser.add_argument("--docs-url", type=docs_url, metavar="URL",
                         help="lsp, sarif: the rules page that each diagnostic links to, a copy of docs/rules.md or "
                              "of the HTML page inside the package (default: the configuration's docs-url; else "
@@ -224,7 +227,7 @@ def dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(args_list)
     explain_chains = args.explain is not None
-    args.explained = None
+    args.explained = args.place = None
     if isinstance(args.explain, str):
         rule = find_rule(args.explain)
         if CODE.match(args.explain) or rule is not None:
@@ -232,6 +235,11 @@ def dispatch(argv: Sequence[str] | None) -> int:
                 return explain_rule(args.explain)
             args.explained = rule.code  # its documentation, then its findings alone (as --select adds it)
             args.select = [*(args.select or ()), (rule.code,)]
+        elif (place := Place.parse(args.explain)) is not None:  # PATH:LINE[:COL]: the findings there alone
+            if (refused := place.refusal(args)) is not None:
+                print(f"boxcheck: error: {refused}", file=sys.stderr)
+                return 2
+            args.place, args.paths = place, [place.path]
         else:
             args.paths.insert(0, args.explain)
     if args.stdin_filename is not None or STDIN in args.paths:
@@ -319,10 +327,7 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     docs_url = args.docs_url if args.format in ("lsp", "sarif") else None
     options = RunOptions(policy=args.policy, quiet=args.quiet, explain=explain_chains, compare=args.compare,
                          color=color, docs_url=docs_url, statistics=args.statistics,
-                         show_hints=args.show_hints or args.fail_on == "hint")
-    if args.explained is not None and args.format == "text":
-        explain_rule(args.explained, out)  # the rule's documentation, then its findings
-        print(file=out)
+                         show_hints=args.show_hints or args.fail_on == "hint", place=args.place is not None)
     totals = Totals()
     io_errors = 0
     for path, message in collected.errors:
@@ -333,6 +338,12 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
     paths = inputs(args, collected.files, settings)
     if args.shard is not None:
         paths = args.shard.select(paths)
+    # no file to analyze, for an error (a missing path): the error is the whole answer, and no report of zeros
+    # (a totals line, an empty JSON document, a SARIF log that would close every alert) contradicts it
+    reported = bool(paths) or not io_errors
+    if args.explained is not None and args.format == "text" and reported:
+        explain_rule(args.explained, out)  # the rule's documentation, then its findings
+        print(file=out)
     # a file the user named (or standard input) that is skipped is an error: CI must not pass without it
     named = {args.stdin_filename} if args.stdin_filename is not None else set(args.paths)
     task = FileTask.of(args.format, options, settings, args.max_file_size)
@@ -363,6 +374,8 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
                 fixing.take(outcome, progress.guard(out), errors)
             if narrowing is not None:
                 outcome = narrowing.narrow(outcome)
+            if args.place is not None:
+                outcome = args.place.narrow(outcome)
             if isinstance(outcome, Failed):
                 print(f"boxcheck: {outcome.path}: {outcome.message}", file=errors)
                 io_errors += outcome.is_error or outcome.path in named
@@ -376,7 +389,10 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
         totals.measured_text = measuring.lines()
     if narrowing is not None and not narrowing.finish(totals):
         io_errors += 1
-    reporter.finish(totals)
+    if reported:
+        reporter.finish(totals)
+    if args.place is not None:
+        args.place.finish(out if args.format == "text" else sys.stderr)
     if fixing is not None:
         fixing.finish(progress.guard(out), errors)
     over = report_options.over_budget(totals, args.max_warnings)

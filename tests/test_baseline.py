@@ -98,6 +98,20 @@ def test_a_baseline_leaves_out_what_it_records_and_reports_what_is_new(project):
     assert summary["baselined"] == 3 and summary["baseline_unmatched"] == 0
 
 
+def test_a_run_whose_findings_are_all_baselined_prints_one_totals_line(project):
+    """The allocation summaries count the baselined findings' allocations too: only --show-allocations lists them."""
+    totals = "1 file, 7 functions: 3 allocations per call, 0 per iteration; 0 errors, 0 warnings, 3 in the baseline"
+    for code, out, _ in run("--write-baseline", "base.json", "src"), run("--baseline", "base.json", "src"):
+        assert (code, out.splitlines()) == (0, [totals])
+    plain = run("src")[1].splitlines()
+    summaries = plain[plain.index("src/a.ts: allocations per call of each function"):-1]
+    assert len(summaries) == 4
+    assert run("--baseline", "base.json", "--show-allocations", "src")[1].splitlines() == [*summaries, totals]
+    (project / "src" / "a.ts").write_text(SOURCE + EXTRA)
+    _, out, _ = run("--baseline", "base.json", "src")
+    assert "src/a.ts:12:" in out and "allocations per call of each function" not in out
+
+
 def test_moved_lines_are_still_matched(project):
     run("--write-baseline", "base.json", "src")
     (project / "src" / "a.ts").write_text("// a comment\n\n\n" + SOURCE.replace("  let n = 0;", "\n\n  let n = 0;"))

@@ -268,3 +268,29 @@ def test_syntax_errors_are_located_and_other_functions_are_still_reported(tmp_pa
 def test_console_script_runs_as_a_module():
     done = subprocess.run([sys.executable, "-m", "capture_analysis", "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.startswith("boxcheck ")
+
+
+@pytest.mark.parametrize("form", ["text", "json", "sarif", "lsp", "github"])
+def test_a_run_with_no_file_to_analyze_for_an_error_prints_only_the_error(tree, monkeypatch, form):
+    """No totals of zeros, no empty document: a SARIF log without results would close every alert it is
+    uploaded over, and a JSON summary of zeros reads as a clean run."""
+    monkeypatch.chdir(tree)
+    for paths in (["missing.ts"], ["missing.ts", "src/*.vue"], ["src/*.vue"]):
+        code, out, err = run("--no-cache", "--format", form, *paths)
+        assert (code, out) == (2, ""), paths
+        assert err.startswith(f"boxcheck: {paths[0]}: ")
+    code, out, err = run("--no-cache", "--format", form, "-o", "report.out", "--explain", "BX101", "missing.ts")
+    assert (code, out, (tree / "report.out").read_text()) == (2, "", "")
+    code, out, _ = run("--no-cache", "--format", form, "missing.ts", "src/a.ts")
+    assert code == 2 and "a.ts" in out, "a file was analyzed: its report is printed"
+
+
+@pytest.mark.parametrize("form", ["json", "sarif", "github"])
+def test_a_file_that_could_not_be_analyzed_is_in_the_report(tree, monkeypatch, form):
+    """Unlike a missing path, a file that was found and not analyzed is the report's to name, in the formats that
+    have a place for it: JSON's ``errors``, SARIF's notifications, GitHub's error annotations."""
+    monkeypatch.chdir(tree)
+    (tree / "src" / "blob.js").write_bytes(b"\x00\x01\x02binary")
+    code, out, _ = run("--no-cache", "--format", form, "missing.ts", "src/blob.js")
+    assert code == 2
+    assert "src/blob.js" in out and "skipped: binary file (NUL bytes)" in out

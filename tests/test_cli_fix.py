@@ -16,6 +16,7 @@ import networkx as nx
 import pytest
 
 from capture_analysis.batch import fixing
+from capture_analysis.batch.fix_run import NOTHING_TO_FIX
 from capture_analysis.batch.tasks import FileTask, FixMode, FixRequest
 from capture_analysis.cli import main
 from capture_analysis.commands import architecture
@@ -109,7 +110,7 @@ def test_diff_prints_a_unified_diff_that_git_applies_and_writes_nothing(project,
 
 
 def test_diff_exits_0_when_there_is_nothing_to_fix_whatever_the_findings(project):
-    assert run("--fix", "--diff", "b.ts") == (0, "", "boxcheck: nothing to fix\n")
+    assert run("--fix", "--diff", "b.ts") == (0, "", f"boxcheck: {NOTHING_TO_FIX}\n")
 
 
 @pytest.mark.parametrize("text", [LEAK.rstrip("\n"),   # the last line is context

@@ -9,6 +9,7 @@ second time) without installing anything.
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import stat
 import subprocess
@@ -16,6 +17,11 @@ import sys
 from pathlib import Path
 
 import pytest
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
 
 from .conftest import ROOT
 
@@ -26,7 +32,7 @@ pytestmark = pytest.mark.skipif(MAKE is None, reason="no `make` on this machine"
 #: `-m venv DIR` makes DIR/bin/python, a stand-in too; `--version` says the build is $BUILT (what the install
 #: made of boxcheck); everything is logged to $MAKE_LOG, with BOXCHECK_PURE when it is set.
 FAKE_PYTHON = """#!/bin/sh
-echo "${BOXCHECK_PURE:+BOXCHECK_PURE=$BOXCHECK_PURE }$0 $*" >> "$MAKE_LOG"
+printf '%s\n' "${BOXCHECK_PURE:+BOXCHECK_PURE=$BOXCHECK_PURE }$0 $*" >> "$MAKE_LOG"
 if [ "$1" = -c ]; then exit "$HAS_VENV"; fi
 if [ "$1" = -m ] && [ "$2" = venv ]; then
   mkdir -p "$3/bin" && cp "$0" "$3/bin/python"
@@ -35,7 +41,14 @@ fi
 if [ "$3" = --version ]; then echo "boxcheck 0.1.0 ($BUILT)"; fi
 exit 0
 """
-INSTALL = ".venv/bin/python -m pip install --quiet --disable-pip-version-check -e .[test,lsp,cluster]"
+#: boxcheck and its dependencies, no extra: all that ``make demo`` needs.
+INSTALL = ".venv/bin/python -m pip install --quiet --disable-pip-version-check -e ."
+#: the extras' requirements, read from pyproject.toml and installed without boxcheck (which would be built again).
+EXTRAS = [".venv/bin/python -c import importlib, sys; toml = importlib.import_module(\"tomllib\" if sys.version_info "
+          ">= (3, 11) else \"tomli\"); extras = toml.load(open(\"pyproject.toml\", \"rb\"))[\"project\"]"
+          "[\"optional-dependencies\"]; print(\"\\n\".join(requirement for name in sys.argv[1:] for requirement in "
+          "extras[name])) test lsp cluster",
+          ".venv/bin/python -m pip install --quiet --disable-pip-version-check -r .venv/extras-requirements.txt.new"]
 #: the question a compiled install asks afterwards: did the core compile?
 VERSION = ".venv/bin/python -m capture_analysis --version"
 
@@ -55,8 +68,10 @@ def project(tmp_path: Path) -> Path:
 
 
 def make(project: Path, *targets: str, has_venv: bool = True, venv_status: int = 0, built: str = "compiled",
-         python: str | None = None, env: dict[str, str] | None = None) -> tuple[int, list[str], str]:
-    """Run the project's Makefile; returns its exit code, the commands the stand-in Pythons ran, and stderr."""
+         python: str | None = None, env: dict[str, str] | None = None,
+         printed: list[str] | None = None) -> tuple[int, list[str], str]:
+    """Run the project's Makefile; returns its exit code, the commands the stand-in Pythons ran, and stderr;
+    ``printed`` receives the lines of its standard output."""
     log = project / "make.log"
     log.unlink(missing_ok=True)
     outside = {k: v for k, v in os.environ.items() if k != "BOXCHECK_PURE"}
@@ -66,6 +81,8 @@ def make(project: Path, *targets: str, has_venv: bool = True, venv_status: int =
         env={**outside, **(env or {}), "MAKE_LOG": str(log), "HAS_VENV": "0" if has_venv else "1",
              "VENV_STATUS": str(venv_status), "BUILT": built})
     commands = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+    if printed is not None:
+        printed.extend(done.stdout.splitlines())
     return done.returncode, [c.replace(str(project) + "/", "") for c in commands], done.stderr
 
 
@@ -83,13 +100,14 @@ def test_demo_makes_the_venv_installs_into_it_and_runs_boxcheck_with_its_python(
 
 def test_a_second_run_installs_nothing_until_pyproject_changes(project):
     assert make(project, "demo")[0] == 0
+    assert make(project, "test")[0] == 0
     code, commands, _ = make(project, "demo", "test")
     assert code == 0
     assert commands == [".venv/bin/python -m capture_analysis examples/", ".venv/bin/python -m pytest -q"]
     later = (project / ".venv" / ".installed-compiled").stat().st_mtime + 10
     os.utime(project / "pyproject.toml", (later, later))
     code, commands, _ = make(project, "test")
-    assert commands == [INSTALL, VERSION, ".venv/bin/python -m pytest -q"]
+    assert commands == [INSTALL, VERSION, *EXTRAS, ".venv/bin/python -m pytest -q"]
 
 
 def test_a_compiled_install_is_made_again_when_a_source_changes(project):
@@ -109,7 +127,7 @@ def test_pure_installs_pure_python_and_a_compiled_install_comes_back_after_it(pr
     assert make(project, "demo")[0] == 0
     code, commands, err = make(project, "test", "PURE=1")
     assert code == 0 and err == ""
-    assert commands == [f"BOXCHECK_PURE=1 {INSTALL}", ".venv/bin/python -m pytest -q"]
+    assert commands == [f"BOXCHECK_PURE=1 {INSTALL}", *EXTRAS, ".venv/bin/python -m pytest -q"]
     # the environment's BOXCHECK_PURE=1 is the same build: nothing to install
     assert make(project, "test", env={"BOXCHECK_PURE": "1"})[1] == ["BOXCHECK_PURE=1 .venv/bin/python -m pytest -q"]
     assert make(project, "test")[1] == [INSTALL, VERSION, ".venv/bin/python -m pytest -q"]
@@ -166,3 +184,37 @@ def test_lint_runs_ruff_and_mypy_with_the_venvs_python(project):
     assert code == 0
     assert commands[-2:] == [".venv/bin/python -m ruff check capture_analysis tests benchmarks .ci setup.py",
                              ".venv/bin/python -m mypy"]
+
+
+def test_demo_installs_no_extra_and_says_in_one_line_that_compiling_takes_minutes(project):
+    printed: list[str] = []
+    code, commands, _ = make(project, "demo", printed=printed)
+    assert code == 0
+    assert not any("-r .venv/extras-requirements" in command for command in commands)
+    assert printed == ["boxcheck: installing into .venv/ and compiling its analysis core with mypyc, which takes a "
+                       "few minutes (PURE=1 installs pure Python at once)"]
+    printed.clear()
+    assert make(project, "demo", "PURE=1", printed=printed)[0] == 0
+    assert printed == [], "nothing to compile"
+
+
+def test_ci_builds_boxcheck_once_for_demo_lint_and_test(project):
+    """.ci/run's order: `make demo` installs boxcheck; `make lint` adds the extras; `make test` installs nothing."""
+    assert make(project, "demo")[1][-3:] == [INSTALL, VERSION, ".venv/bin/python -m capture_analysis examples/"]
+    assert make(project, "lint")[1] == [*EXTRAS, ".venv/bin/python -m ruff check capture_analysis tests benchmarks "
+                                        ".ci setup.py", ".venv/bin/python -m mypy"]
+    assert make(project, "test")[1] == [".venv/bin/python -m pytest -q"]
+    assert make(project, "extras")[1] == []
+
+
+def test_the_extras_requirements_are_those_of_pyproject(project):
+    """The command `make extras` runs, run by this Python in the repository, lists every requirement of the
+    three extras (the stand-in interpreter above only logs it)."""
+    dry = subprocess.run([MAKE, "-s", "-n", "-f", str(ROOT / "Makefile"), "extras", f"PYTHON={sys.executable}"],
+                         cwd=project, capture_output=True, text=True, timeout=60, check=True)
+    (listing,) = [line for line in dry.stdout.splitlines() if line.startswith(".venv/bin/python -c ")]
+    command = listing.split(" > ", 1)[0].replace(".venv/bin/python", shlex.quote(sys.executable), 1)
+    done = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True, text=True, check=True)
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert done.stdout.splitlines() == extras["test"] + extras["lsp"] + extras["cluster"]
+    assert "pytest>=8" in extras["test"] and "pygls>=2.0" in extras["lsp"]

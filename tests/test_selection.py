@@ -367,3 +367,24 @@ def test_the_printed_settings_configure_the_same_run(project):
     assert found("src", "tests") == expected
     assert expected == (1, {"src/a.ts": ["info[BX003]"], "src/hot/b.ts": ["info[BX003]", "error[BX101]"],
                             "tests/c.ts": []})
+
+
+def test_show_settings_says_what_the_sarif_output_links(project):
+    """SARIF gets a ``helpUri`` only from a ``docs-url`` that is not a ``file:`` URL (``report/sarif``)."""
+    (project / "src" / "a.ts").write_text("export function f() { let n = 0; return () => n++; }\n")
+
+    def linked(*options: str) -> tuple[str, bool]:
+        _, out, _ = run("--show-settings", *options)
+        (said,) = [line for line in out.splitlines() if "docs-url" in line]
+        _, sarif, _ = run("--format", "sarif", *options, "src/a.ts")
+        return said, any("helpUri" in rule for rule in json.loads(sarif)["runs"][0]["tool"]["driver"]["rules"])
+
+    said, has_link = linked()
+    assert not has_link
+    assert "sarif output links no page, with no helpUri" in said
+    said, has_link = linked("--docs-url", "file:///opt/rules.html")
+    assert not has_link
+    assert said.endswith("lsp output links it, sarif output links no page (a file: URL), with no helpUri")
+    said, has_link = linked("--docs-url", "https://example.org/rules.html")
+    assert has_link
+    assert said.endswith("# command line (--docs-url)")

@@ -9,7 +9,14 @@ any number of ``--jobs``) as always, and their findings narrowed here, in
 the parent, before the run counts them for the totals and the exit code,
 so a finding left out is neither printed, in any format, nor counted.  A
 run given none of these options makes no ``Adoption`` and is not touched.
+
+Such a run prints no file's allocation summary in the text format unless
+``--show-allocations`` asks: a summary counts every allocation of the file,
+those of the findings left out too, so a run whose findings are all in the
+baseline would repeat the cost of the old code at each run, where it has
+nothing new to say but its totals line.
 """
+
 
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..report import Totals
-from ..report.file_record import DiagnosticRecord, severity
+from ..report.file_record import DiagnosticRecord, FileRecord, severity
 from ..report.text import plural
 from ..rules import Severity
 from .tasks import Analyzed, Outcome
@@ -45,6 +52,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", metavar="REF",
                         help="show only the findings that stand on a line changed since this git commit (git "
                              "diff REF, untracked files included): the declaration, a write, a capture, the escape")
+    parser.add_argument("--show-allocations", action="store_true",
+                        help="text: with --baseline, --write-baseline or --since, list each file's allocating "
+                             "functions too, which such a run leaves out (they count the findings left out); "
+                             "other runs list them anyway")
 
 
 @dataclass(slots=True)
@@ -56,6 +67,8 @@ class Adoption:
     since: ChangedLines | None = None
     #: the baseline file, as the user named it.
     baseline_path: str = ""
+    #: ``--show-allocations``: keep the files' allocation summaries (the text format's).
+    allocations: bool = False
     #: the findings the baseline recorded (all of them, when it is written), and those --since left out.
     baselined: int = 0
     unchanged: int = 0
@@ -73,7 +86,7 @@ class Adoption:
         from .changed_lines import ChangedLines, ChangedLinesError
 
         off = frozenset(code for code, level in severities if level is None)
-        adoption = cls(baseline_path=args.baseline or args.write_baseline or "")
+        adoption = cls(baseline_path=args.baseline or args.write_baseline or "", allocations=args.show_allocations)
         try:
             if args.baseline is not None:
                 adoption.matcher = Matcher(Baseline.read(args.baseline), off)
@@ -99,10 +112,12 @@ class Adoption:
         self.baselined += len(outcome.record["diagnostics"]) - len(diagnostics)
         if self.since is not None:
             diagnostics = self.changed(path, diagnostics)
-        if len(diagnostics) == len(outcome.record["diagnostics"]):
+        allocating = outcome.record["allocating"] if self.allocations else []
+        if len(diagnostics) == len(outcome.record["diagnostics"]) and allocating == outcome.record["allocating"]:
             return outcome
         counts = dataclasses.replace(outcome.counts, levels=tuple(severity(d) for d in diagnostics))
-        return dataclasses.replace(outcome, record={**outcome.record, "diagnostics": diagnostics}, counts=counts)
+        record: FileRecord = {**outcome.record, "diagnostics": diagnostics, "allocating": allocating}
+        return dataclasses.replace(outcome, record=record, counts=counts)
 
     def changed(self, path: str, diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecord]:
         assert self.since is not None

@@ -66,6 +66,12 @@ def refusal(args: argparse.Namespace, unnamed_stdin: bool) -> str | None:
     return None
 
 
+#: the line of a run with no fix to apply, which says what was looked for: the news that the code has neither, and
+#: not that the command found nothing it understood (most findings need a change of design, which no fix makes).
+NOTHING_TO_FIX = ("nothing to fix: no `let` to declare `const`, no binding of a BX107 finding to move into a block "
+                  "of its own (what --fix applies; the other findings have no certain fix)")
+
+
 class Discarded(io.StringIO):
     """Where the report of a ``--diff`` run goes."""
 
@@ -140,7 +146,7 @@ class FixRun:
         if self.quiet:
             return
         if not self.files:
-            print("boxcheck: nothing to fix", file=errors)
+            print(f"boxcheck: {NOTHING_TO_FIX}", file=errors)
             return
         would = self.request.mode is FixMode.DIFF
         done = []

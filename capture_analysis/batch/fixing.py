@@ -42,9 +42,9 @@ from ..report import FileCounts
 from ..report.file_record import file_record
 from ..rules import CONTEXT_RETENTION
 from ..source import SourceFile
-from . import gc_tuning
+from . import gc_tuning, utf16
 from .baseline import Matcher
-from .loading import LoadError, checked
+from .loading import BINARY_PROBE, LoadError, checked
 from .tasks import Analyzed, Failed, FileTask, Fixed, FixMode, FixRequest, Outcome, internal_error
 
 #: rounds of fixes and analyses per file: overlapping fixes need one more each (one file of the corpus needs two).
@@ -96,9 +96,12 @@ def fix_source(loaded: SourceFile, raw: bytes, task: FileTask, request: FixReque
     analysis = analyze(loaded)
     findings = declarations = 0
     note = ""
-    if loaded.decode_errors:
+    wide = utf16.encoding(raw, BINARY_PROBE)
+    if loaded.decode_errors or wide is not None:
         if certain(analysis, request):
-            note = "not fixed: the file is not valid UTF-8, and boxcheck writes back only a text it read exactly"
+            note = (f"not fixed: the file is {utf16.named(wide)}, and boxcheck writes back only UTF-8" if wide
+                    else "not fixed: the file is not valid UTF-8, and boxcheck writes back only a text it read "
+                         "exactly")
         return analysis, outcome_fixed(request, loaded.path, raw, raw, 0, 0, note)
     for _ in range(ROUNDS):
         fixes = certain(analysis, request)

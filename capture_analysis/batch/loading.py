@@ -1,4 +1,5 @@
-"""Reading one file: unreadable, binary and oversized files become messages, not crashes."""
+"""Reading one file: unreadable, binary and oversized files become messages, not crashes; UTF-16 text is
+decoded (``utf16``)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from ..source import SourceFile
+from . import utf16
 
 #: files larger than this are skipped with a message (``--max-file-size`` changes it).
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
@@ -65,10 +67,18 @@ def refused(raw: bytes, max_bytes: int) -> LoadError | None:
     only what it will analyze."""
     if len(raw) > max_bytes:
         return LoadError(f"skipped: larger than {max_bytes} bytes (raise the limit with --max-file-size)", False)
+    wide = utf16.encoding(raw, BINARY_PROBE)
+    if wide is not None:
+        refusal = utf16.refusal(raw, wide)
+        return None if refusal is None else LoadError(refusal, False)
     if b"\x00" in raw[:BINARY_PROBE]:
         return LoadError("skipped: binary file (NUL bytes)", False)
     return None
 
 
 def from_bytes(path: str, raw: bytes) -> SourceFile:
+    """The file decoded: UTF-16 when it is (``refused`` passed it), else UTF-8."""
+    wide = utf16.encoding(raw, BINARY_PROBE)
+    if wide is not None:
+        return SourceFile(path, raw.decode(wide))
     return SourceFile.from_bytes(path, raw)

@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .. import __version__
 from ..batch.cache import DIRECTORY, disabled_by_environment
@@ -93,10 +94,16 @@ def retention(settings: Config) -> list[str]:
 
 
 def docs_url(args: argparse.Namespace, settings: Config) -> str:
+    """What the outputs link, as ``report/sarif`` and ``report/lsp`` decide it: a SARIF log is read on another
+    machine (a code-scanning page), so it links no page of this one."""
     url = args.docs_url or settings.docs_url
     if url is None:
-        return "# docs-url: not set: lsp and sarif output link the rules page inside the package (default)"
-    return line(f"docs-url = {toml(url)}", source(settings, args.docs_url, settings.docs_url, "--docs-url"))
+        return ("# docs-url: not set: lsp output links the rules page inside the package (a file:// URI); sarif "
+                "output links no page, with no helpUri (default)")
+    where = source(settings, args.docs_url, settings.docs_url, "--docs-url")
+    if urlsplit(url).scheme == "file":
+        where += "; lsp output links it, sarif output links no page (a file: URL), with no helpUri"
+    return line(f"docs-url = {toml(url)}", where)
 
 
 def cache(args: argparse.Namespace, settings: Config) -> str:

@@ -33,6 +33,8 @@ class RunOptions:
     #: text: print the hints too (the command line hides them unless ``--show-hints`` or ``--fail-on hint``, as
     #: ``tsc`` leaves its suggestions to editors); they are counted either way.
     show_hints: bool = True
+    #: text: the findings of one place (``--explain PATH:LINE``, ``batch/place``), without the totals line.
+    place: bool = False
 
 
 #: One file's share of a report, as the format renders it from the file's record; ``add`` takes it in order.

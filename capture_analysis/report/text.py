@@ -163,7 +163,7 @@ class TextReporter(Reporter):
         self.out.write(piece)
 
     def finish(self, totals: Totals) -> None:
-        if self.options.quiet and not self.options.statistics:
+        if (self.options.quiet or self.options.place) and not self.options.statistics:
             return
         lines = statistics(totals, self.style) if self.options.statistics else []
         if self.options.compare:
