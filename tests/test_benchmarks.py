@@ -239,7 +239,8 @@ def test_the_cluster_run_starts_a_cluster_and_compares_every_output_with_jobs_1(
     result = cluster_run.run(root / "examples", ["loops.ts", "factories.ts"], tmp_path, Code(root, "tree"),
                              logged.append)
     assert result["identical_to_jobs1"] == {"jobs2": True, "cluster": True}
-    assert result["runs"]["jobs1"]["output_bytes"] > 1000 and result["runs"]["cluster"]["exit"] == 1
+    # the examples' findings are infos (design 2.7): the cluster exits as the command line does, 0
+    assert result["runs"]["jobs1"]["output_bytes"] > 1000 and result["runs"]["cluster"]["exit"] == 0
     assert result["runs"]["cluster"]["cluster_cpu_seconds"]["workers"] > 0
     assert [line.split(":")[0] for line in logged] == ["jobs1", "jobs2", "cluster"]
 

@@ -208,7 +208,7 @@ def test_primary_analysis_is_the_policy_option():
 def test_cli_compare_text_on_the_examples(monkeypatch):
     monkeypatch.chdir(ROOT)
     code, out = run("--compare", "legacy,optimal", "examples/")
-    assert code == 1
+    assert code == 0  # optimal's findings on the examples are infos (design 2.7); the comparison does not fail
     assert ("examples/factories.ts: allocations per call/per iteration under `legacy`, `optimal`, and the "
             "difference from `legacy`") in out
     for function, legacy, optimal in [("makeTally (5:8)", 2, 1), ("makeOps (36:8)", 8, 0),

@@ -87,14 +87,16 @@ def test_a_place_outside_its_file_or_beside_other_paths_is_a_usage_error(capsys)
                         ("examples:3", "examples is a directory")]:
         assert run_cli("--no-cache", "--policy", "legacy", "--explain", place) == (2, "")
         assert says in capsys.readouterr().err
-    assert run_cli("--no-cache", "--policy", "legacy", "--explain", "examples/factories.ts:6", "examples/loops.ts") == (2, "")
+    assert run_cli("--no-cache", "--policy", "legacy", "--explain", "examples/factories.ts:6",
+                   "examples/loops.ts") == (2, "")
     assert "explains one place: give no other PATH" in capsys.readouterr().err
     assert run_cli("--no-cache", "--policy", "legacy", "--explain", "missing.ts:3") == (2, "")
     assert capsys.readouterr().err == "boxcheck: missing.ts: no such file or directory\n"
 
 
 def test_json_lists_the_findings_and_bindings_at_the_place_and_counts_only_them():
-    code, out = run_cli("--no-cache", "--policy", "legacy", "--format", "json", "--explain", "examples/factories.ts:74:16")
+    code, out = run_cli("--no-cache", "--policy", "legacy", "--format", "json", "--explain",
+                        "examples/factories.ts:74:16")
     assert code == 1
     (entry,) = json.loads(out)["files"]
     assert [(d["line"], d["column"], d["code"]) for d in entry["diagnostics"]] == [(74, 16, "BX101")]

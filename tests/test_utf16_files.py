@@ -27,7 +27,7 @@ def test_a_utf16_file_is_analyzed_with_the_positions_of_its_utf8_copy(tmp_path: 
     Path("wide.ts").write_bytes(data)
     Path("narrow.ts").write_text(TEXT, encoding="utf-8")
     code, out, err = run("--no-cache", "--format", "json", "wide.ts", "narrow.ts")
-    assert code == 1, err
+    assert code == 0, err  # the finding, BX101, is an info (design 2.7)
     assert err == ""
     wide, narrow = json.loads(out)["files"]
     assert wide["errors"] == []
