@@ -7,12 +7,13 @@ analysis of the texts before and after the edit.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.lsp.carry import Carried, Entry, Moves, entry_lines, moved_positions, relocated, shown
-from capture_analysis.lsp.documents import Document
+from capture_analysis.lsp.documents import Change, Document
 from capture_analysis.lsp.edit_map import EditMap
 from capture_analysis.report.lsp import lsp_diagnostic
 from capture_analysis.source import PositionEncoding
@@ -51,30 +52,24 @@ def test_the_edit_map_follows_every_byte_through_random_edits(length, edits):
     assert edit_map.identity == (origins == list(range(length)) and not any(n for _, _, n in edits))
 
 
-def test_a_replaced_text_touches_everything():
-    edit_map = EditMap(10)
-    edit_map.invalidate()
-    assert edit_map.span(3, 4) is None and edit_map.forward(3) is None and not edit_map.identity
-
-
-
-
-def carried_through(text: str, at: int, typed: str) -> tuple[list[dict], str]:
-    """What the server publishes for ``text`` with ``typed`` inserted at ``at``, after publishing ``text``."""
+def carried_through(text: str, at: int, typed: str, full: bool = False) -> tuple[list[dict], str]:
+    """What the server publishes for ``text`` with ``typed`` inserted at ``at``, after publishing ``text``; the
+    change is sent as its range, or as the whole new text."""
     document = Document.open(URI, "t.ts", 1, text)
     before = analyze_text("t.ts", text)
     kept = Carried(before, before.diagnostics, URI, UTF16, document.track())
-    document.apply([lsp_change(text, at, at, typed)], 2, UTF16)
     after_text = text[:at] + typed + text[at:]
+    document.apply([Change(after_text) if full else lsp_change(text, at, at, typed)], 2, UTF16)
     after = analyze_text("t.ts", after_text)
     published, still = shown(after, after.diagnostics, URI, UTF16, document.track(), kept, document.source)
     assert still is kept
     return published, after_text
 
 
-def test_a_syntax_error_keeps_the_findings_of_the_other_functions_moved_with_the_lines():
+@pytest.mark.parametrize("full", [False, True], ids=["incremental", "full"])
+def test_a_syntax_error_keeps_the_findings_of_the_other_functions_moved_with_the_lines(full):
     at = TWO.index("\n", TWO.index("let count")) + 1
-    published, text = carried_through(TWO, at, "  let z=0;\n  x(()=>z\n")
+    published, text = carried_through(TWO, at, "  let z=0;\n  x(()=>z\n", full)
     after = analyze_text("t.ts", text)
     codes = [d.rule.code for d in after.diagnostics]
     assert "BX001" in codes and any("syntax error" in d.message for d in after.diagnostics if d.rule.code != "BX001")

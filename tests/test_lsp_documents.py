@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from capture_analysis.analyze import analyze_text
 from capture_analysis.lsp import incremental
-from capture_analysis.lsp.documents import Change, Document, file_path, grammar_path
+from capture_analysis.lsp.documents import Change, Document, TextEdit, file_path, grammar_path
 from capture_analysis.lsp.incremental import RevisionAnalyzed, RevisionStale, TreeKeeper
 from capture_analysis.parsing import parse
 from capture_analysis.source import PositionEncoding, SourceFile
@@ -67,31 +67,65 @@ def test_a_change_with_astral_characters_splices_the_right_bytes():
     assert edit.start_point == (3, len('  café = "'.encode()))
 
 
-def test_a_change_that_brings_a_bom_to_the_front_resets_the_document():
+def test_a_change_that_brings_a_bom_to_the_front_is_the_edit_of_the_bytes_that_went():
     """A file's leading BOM is not part of its text (``SourceFile`` drops it), so a change that deletes what
-    stood before one moves every offset by its three bytes more: the pending edits are dropped and the next
-    parse starts afresh, and the text is the file a fresh read makes of it."""
+    stood before one deletes the BOM's three bytes too: that is the edit recorded (and what the maps carry
+    the older findings across), and the text is the file a fresh read makes of it."""
     text = "x\ufefflet a = 1;\nlet b = 2;\n"
     document = Document.open("file:///t.ts", "t.ts", 1, text)
     document.snapshot()
+    edit_map = document.track()
     document.apply([lsp_change(text, 0, 1, "")], 2, PositionEncoding.UTF16)
     snapshot = document.snapshot()
-    assert snapshot.reset and snapshot.edits == ()
+    assert snapshot.edits == (TextEdit(0, 4, 0, (0, 0), (0, 4), (0, 0)),)
     assert snapshot.source == SourceFile("t.ts", "let a = 1;\nlet b = 2;\n")
+    assert edit_map.span(5, 8) == (1, 4) and edit_map.forward(3) is None
     document.apply([lsp_change("let a = 1;\nlet b = 2;\n", 0, 0, "// c\n")], 3, PositionEncoding.UTF16)
     snapshot = document.snapshot()
-    assert not snapshot.reset and len(snapshot.edits) == 1
+    assert snapshot.edits == (TextEdit(0, 0, 5, (0, 0), (0, 0), (1, 0)),)
     assert snapshot.source == SourceFile("t.ts", "// c\nlet a = 1;\nlet b = 2;\n")
 
 
-def test_several_changes_of_one_notification_apply_in_order_and_a_whole_text_resets():
+def test_several_changes_of_one_notification_apply_in_order_and_a_whole_text_is_the_edit_of_what_differs():
     document = Document.open("file:///t.ts", "t.ts", 1, "let a = 1;\n")
     document.apply([Change("b", ((0, 4), (0, 5))), Change("2", ((0, 8), (0, 9)))], 2, PositionEncoding.UTF16)
     assert document.source.text == "let b = 2;\n"
     document.snapshot()
     document.apply([Change("const c = 3;\n")], 3, PositionEncoding.UTF16)
     snapshot = document.snapshot()
-    assert snapshot.reset and snapshot.edits == () and snapshot.source.text == "const c = 3;\n"
+    assert snapshot.source.text == "const c = 3;\n"
+    assert snapshot.edits == (TextEdit(0, 9, 11, (0, 0), (0, 9), (0, 11)),)    # "let b = 2" -> "const c = 3"
+
+
+@pytest.mark.parametrize("before, start, end, typed", [
+    ("let café = 1;", 7, 8, "ĩ"),       # é and ĩ share their last UTF-8 byte: the edit starts at their first
+    ("let c = '😀';", 9, 11, "😁"),     # the emoji share their first three bytes
+    ("", 0, 0, "x"),
+    ("}\n\nfunction f() {}", 2, 2, "\n"),          # a line break typed on a blank line stays on it
+    ("}\r\n\r\nfunction f() {}", 3, 3, "\r\n"),  # and does not cut a CRLF in two
+    ("}\n\n\nfunction f() {}", 2, 3, ""),          # a blank line deleted
+    ("let a  = 1;", 6, 6, " "),         # a space typed between spaces
+])
+def test_a_whole_text_is_recorded_as_the_ranged_change_the_editor_made(before, start, end, typed):
+    """The same tree edit and the same map as the range a client would send: what differs, cut at whole
+    characters, and where the edit could as well stand a few blanks earlier, between blanks (the byte next
+    to an edit counts as touched)."""
+    after = before[:start] + typed + before[end:]
+    ranged = Document.open("file:///t.ts", "t.ts", 1, before)
+    whole = Document.open("file:///t.ts", "t.ts", 1, before)
+    maps = [ranged.track(), whole.track()]
+    ranged.apply([lsp_change(before, start, end, typed)], 2, PositionEncoding.UTF16)
+    whole.apply([Change(after)], 2, PositionEncoding.UTF16)
+    assert whole.source == ranged.source == SourceFile("t.ts", after)
+    assert whole.snapshot().edits == ranged.snapshot().edits
+    assert maps[0].pieces == maps[1].pieces
+
+
+def test_the_same_whole_text_again_moves_nothing():
+    document = Document.open("file:///t.ts", "t.ts", 1, SAMPLE)
+    edit_map = document.track()
+    document.apply([Change(SAMPLE)], 2, PositionEncoding.UTF16)
+    assert edit_map.identity and document.source == SourceFile("t.ts", SAMPLE)
 
 
 ALPHABET = st.sampled_from(["a", "x", " ", "\n", "\r\n", "😀", "é", "名", "(", ")", "{", "}", ";", "=", "let ",
@@ -101,8 +135,9 @@ ALPHABET = st.sampled_from(["a", "x", " ", "\n", "\r\n", "😀", "é", "名", "(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([SAMPLE, "function g() { let n = 0; return () => n; }\n", ""]), st.data())
 def test_incremental_parse_equals_a_fresh_parse(initial, data):
-    """Random edits, some per notification, some per snapshot: the kept tree always matches a fresh parse of
-    the text; it is re-parsed from the previous tree unless the old or the new text has a syntax error."""
+    """Random edits, some per notification, some per snapshot, sent as ranges or as whole texts: the kept tree
+    always matches a fresh parse of the text; it is re-parsed from the previous tree unless the old or the new
+    text has a syntax error."""
     keeper = TreeKeeper()
     document = Document.open("file:///t.ts", "t.ts", 0, initial)
     keeper.update(document.snapshot())
@@ -114,8 +149,9 @@ def test_incremental_parse_equals_a_fresh_parse(initial, data):
             start = data.draw(st.sampled_from(cuts))
             end = data.draw(st.sampled_from([c for c in cuts if start <= c <= start + 8]))
             inserted = "".join(data.draw(st.lists(ALPHABET, max_size=4)))
-            changes.append(lsp_change(text, start, end, inserted))
-            text = text[:start] + inserted + text[end:]
+            after = text[:start] + inserted + text[end:]
+            changes.append(Change(after) if data.draw(st.booleans()) else lsp_change(text, start, end, inserted))
+            text = after
         document.apply(changes, version, PositionEncoding.UTF16)
         assert document.source.text == text
         if data.draw(st.booleans()):

@@ -9,6 +9,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from .lsp.cli import cli_diagnostics
 from .lsp.client import LspClient
 from .lsp.text import TWO, apply_edits, position_of, range_of
@@ -20,9 +22,15 @@ LARGE = "".join(FACTORIES.replace("export function ", f"function v{i}_") for i i
 
 
 
-def insert(text: str, at: int, new: str) -> tuple[dict, str]:
+#: the two forms of a ``didChange`` a client may send: the range it replaced, or the whole new text.
+FORMS = pytest.mark.parametrize("full", [False, True], ids=["incremental", "full"])
+
+
+def insert(text: str, at: int, new: str, full: bool = False) -> tuple[dict, str]:
+    """The change that inserts ``new`` at ``at``, as a range or as the whole text, and the text it makes."""
     pos = position_of(text, at)
-    return {"range": {"start": pos, "end": pos}, "text": new}, text[:at] + new + text[at:]
+    after = text[:at] + new + text[at:]
+    return ({"text": after} if full else {"range": {"start": pos, "end": pos}, "text": new}), after
 
 
 def hover(client: LspClient, uri: str, text: str, needle: str, occurrence: int = 0) -> dict | None:
@@ -63,7 +71,8 @@ def test_a_hover_during_an_analysis_is_answered_before_it_ends_from_the_previous
     assert client.shutdown() == 0
 
 
-def test_a_slow_document_is_analyzed_on_save_and_the_log_says_so_once(start, tmp_path):
+@FORMS
+def test_a_slow_document_is_analyzed_on_save_and_the_log_says_so_once(start, tmp_path, full):
     path = tmp_path / "make.ts"
     path.write_text(TWO, encoding="utf-8")
     uri = path.as_uri()
@@ -74,7 +83,7 @@ def test_a_slow_document_is_analyzed_on_save_and_the_log_says_so_once(start, tmp
     assert opened == cli_diagnostics(path)
     text = TWO
     for version in (2, 3):
-        change, text = insert(text, text.index("function second") - 1, "\n")
+        change, text = insert(text, text.index("function second") - 1, "\n", full)
         client.change(uri, version, [change])
     time.sleep(1.0)    # with debounce 0, an analysis on change would have been published by now
     assert [p["version"] for p in client.published(uri)] == [1]
@@ -106,7 +115,8 @@ def test_a_fast_document_is_analyzed_on_change(start, tmp_path):
     assert client.shutdown() == 0
 
 
-def test_half_typed_code_shows_its_syntax_errors_and_keeps_the_other_functions_findings(start, tmp_path):
+@FORMS
+def test_half_typed_code_shows_its_syntax_errors_and_keeps_the_other_functions_findings(start, tmp_path, full):
     path = tmp_path / "two.ts"
     uri = path.as_uri()
     client = start(cwd=tmp_path)
@@ -118,7 +128,7 @@ def test_half_typed_code_shows_its_syntax_errors_and_keeps_the_other_functions_f
     at = TWO.index("\n", TWO.index("let count")) + 1
     broken_versions = 0
     for version, key in enumerate("  let z=0;x(()=>z\n", start=2):
-        change, text = insert(text, at, key)
+        change, text = insert(text, at, key, full)
         at += len(key)
         client.change(uri, version, [change])
         published = client.diagnostics(uri, version=version)["diagnostics"]
@@ -136,7 +146,7 @@ def test_half_typed_code_shows_its_syntax_errors_and_keeps_the_other_functions_f
         assert any("syntax error" in d["message"] for d in cli if d["code"] != "BX001")
     assert broken_versions >= 5
     # completing the call: the text parses, and the findings are the command line's again
-    change, text = insert(text, at - 1, ")")
+    change, text = insert(text, at - 1, ")", full)
     client.change(uri, 100, [change])
     path.write_text(text, encoding="utf-8")
     published = client.diagnostics(uri, version=100)["diagnostics"]
@@ -146,7 +156,8 @@ def test_half_typed_code_shows_its_syntax_errors_and_keeps_the_other_functions_f
     assert client.shutdown() == 0
 
 
-def test_the_analysis_of_a_save_is_published_moved_through_the_edits_typed_while_it_ran(start, tmp_path):
+@FORMS
+def test_the_analysis_of_a_save_is_published_moved_through_the_edits_typed_while_it_ran(start, tmp_path, full):
     path = tmp_path / "large.ts"
     uri = path.as_uri()
     client = start(cwd=tmp_path)
@@ -158,7 +169,7 @@ def test_the_analysis_of_a_save_is_published_moved_through_the_edits_typed_while
     # typed while the save's analysis runs: a new line in the function before v69_ (a makeMachine)
     function_start = LARGE.rindex("\nfunction ", 0, LARGE.index("function v69_")) + 1
     at = LARGE.index("\n  };\n}\n", function_start) + 1
-    change, text = insert(LARGE, at, "  // typed during the analysis\n")
+    change, text = insert(LARGE, at, "  // typed during the analysis\n", full)
     client.change(uri, 2, [change])
     published = client.diagnostics(uri, version=2, after=mark)["diagnostics"]
     path.write_text(text, encoding="utf-8")
@@ -175,7 +186,8 @@ def test_the_analysis_of_a_save_is_published_moved_through_the_edits_typed_while
     assert client.shutdown() == 0
 
 
-def test_code_actions_from_an_older_analysis_edit_the_current_text(start, tmp_path):
+@FORMS
+def test_code_actions_from_an_older_analysis_edit_the_current_text(start, tmp_path, full):
     """Answered from version 1 (the document is analyzed on save): the edits land where the text is now."""
     uri = (tmp_path / "two.ts").as_uri()
     client = start(cwd=tmp_path)
@@ -184,7 +196,7 @@ def test_code_actions_from_an_older_analysis_edit_the_current_text(start, tmp_pa
         "return total; }", "return total + label; }")
     client.open(uri, text)
     client.diagnostics(uri, version=1)
-    change, text = insert(text, text.index("function second") - 1, "\n// a note\n")
+    change, text = insert(text, text.index("function second") - 1, "\n// a note\n", full)
     client.change(uri, 2, [change])
     actions = client.request("textDocument/codeAction", {
         "textDocument": {"uri": uri}, "range": range_of(text, "label"), "context": {"diagnostics": []}})
@@ -201,7 +213,7 @@ def test_code_actions_from_an_older_analysis_edit_the_current_text(start, tmp_pa
     assert apply_edits(text, suppress["edit"]["changes"][uri]).splitlines()[line:line + 2] == [
         "  // boxcheck-ignore-next-line BX101", "  let total = 0;"]
     # in the function the edit touches, nothing is offered until the next analysis
-    change, text = insert(text, text.index("let label"), " ")
+    change, text = insert(text, text.index("let label"), " ", full)
     client.change(uri, 3, [change])
     assert client.request("textDocument/codeAction", {
         "textDocument": {"uri": uri}, "range": range_of(text, "label"), "context": {"diagnostics": []}}) == []

@@ -161,16 +161,13 @@ def relocated(entry: Entry, moves: Moves, encoding: PositionEncoding) -> dict[st
     return out
 
 
-def typed_lines(old: SourceFile, edits: EditMap, new: SourceFile) -> tuple[frozenset[int], int] | None:
+def typed_lines(old: SourceFile, edits: EditMap, new: SourceFile) -> tuple[frozenset[int], int]:
     """The 0-based lines of ``old`` that ``edits`` typed in, and the first line that may lie elsewhere in ``new``
-    (an edit that types or deletes a line break moves every line after it; else the line count); None when the
-    whole text was replaced.  Every other line before that one is in ``new`` at the same line, byte for byte."""
-    pieces = edits.pieces
-    if not pieces:
-        return None
+    (an edit that types or deletes a line break moves every line after it; else the line count).  Every other
+    line before that one is in ``new`` at the same line, byte for byte."""
     typed = set()
     moved_from = old.line_count
-    for before, after in pairwise(pieces):
+    for before, after in pairwise(edits.pieces):
         # the bytes between two runs, in both texts (the runs count the sentinel byte before the text)
         old_start, old_end = before.old + before.length - 1, after.old - 1
         typed.add(old.line_of(old_end))
@@ -235,9 +232,8 @@ class Carried:
             return [entry.lsp for entry in self.entries]
         out = []
         moves = Moves(self.source, edits, source)
-        typed = typed_lines(self.source, edits, source)
-        untyped = ([False] * len(self.entries) if typed is None
-                   else [lines.isdisjoint(typed[0]) and max(lines) < typed[1] for lines in self.named_lines()])
+        typed, moved_from = typed_lines(self.source, edits, source)
+        untyped = [lines.isdisjoint(typed) and max(lines) < moved_from for lines in self.named_lines()]
         for entry, as_was in zip(self.entries, untyped, strict=True):
             if edits.span(*entry.owner) is None:
                 continue

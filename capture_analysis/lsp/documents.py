@@ -2,7 +2,8 @@
 
 Edits arrive as LSP ranges in the negotiated position encoding; they become
 byte offsets through ``SourceFile.offset_at`` (positions are converted in
-``source.py`` only) and are recorded as tree-sitter edits, so that the next
+``source.py`` only), or as whole new texts, which ``text_diff`` makes the one
+edit they are; either is recorded as a tree-sitter edit, so that the next
 parse reuses the previous tree.  The edits are kept until the worker takes a
 snapshot: a burst of changes is parsed once, with all of its edits.
 """
@@ -17,6 +18,7 @@ from urllib.request import url2pathname
 from ..parsing import SOURCE_SUFFIXES
 from ..source import PositionEncoding, SourceFile
 from .edit_map import EditMap
+from .text_diff import changed_span
 
 #: languageId -> a suffix that selects the grammar when the URI has no source suffix (``untitled:``).
 LANGUAGE_SUFFIXES = {"typescript": ".ts", "typescriptreact": ".tsx", "javascript": ".js", "javascriptreact": ".jsx"}
@@ -51,8 +53,6 @@ class Snapshot:
     version: int | None
     source: SourceFile
     edits: tuple[TextEdit, ...]
-    #: the whole text was replaced: parse from scratch.
-    reset: bool
 
 
 def file_path(uri: str) -> str | None:
@@ -80,7 +80,6 @@ class Document:
     #: bumped by every change and every re-analysis request (configuration, save): what "newer" means.
     revision: int = 0
     edits: list[TextEdit] = field(default_factory=list)
-    reset: bool = True
     #: the maps from older texts of this document to its current one, moved by every edit.
     maps: list[EditMap] = field(default_factory=list)
     #: the last analysis took longer than ``onSaveAboveMs``: analyze on save, not on change.
@@ -93,32 +92,32 @@ class Document:
         return cls(uri, path, version, SourceFile(path, text))
 
     def apply(self, changes: list[Change], version: int | None, encoding: PositionEncoding) -> None:
-        """Apply the changes of one ``didChange`` in order, each to the result of the previous one."""
+        """Apply the changes of one ``didChange`` in order, each to the result of the previous one.
+
+        Every change is recorded as the one edit that turns the old bytes into the new, so that the next parse
+        reuses the tree and the maps carry the findings and hovers of older analyses across it.  A whole new
+        text (a change without a range, which many clients send for every keystroke) gives no range: the edit
+        is what differs between the two texts (``changed_span``); had it replaced everything, every kept
+        finding would be dropped until the text parses again.  So is a ranged change whose new text does not
+        line up with it: one that brings a BOM to the front, which ``SourceFile`` drops.
+        """
         for change in changes:
-            if change.range is None:
-                self.source = SourceFile(self.path, change.text)
-                self.edits.clear()
-                self.reset = True
-                for edit_map in self.maps:
-                    edit_map.invalidate()
-                continue
-            (start_line, start_char), (end_line, end_char) = change.range
             old = self.source
-            start = old.offset_at(start_line, start_char, encoding)
-            end = max(start, old.offset_at(end_line, end_char, encoding))
-            inserted = change.text.encode("utf-8", "surrogatepass")
-            new = old.edited(start, end, inserted)
-            if len(new.data) != len(old.data) - (end - start) + len(inserted):
-                # The text now starts with a BOM, which ``SourceFile`` drops: offsets moved, parse afresh.
-                self.edits.clear()
-                self.reset = True
-                for edit_map in self.maps:
-                    edit_map.invalidate()
+            if change.range is None:
+                new = SourceFile(self.path, change.text)
+                start, end, new_end = changed_span(old.data, new.data)
             else:
+                (start_line, start_char), (end_line, end_char) = change.range
+                start = old.offset_at(start_line, start_char, encoding)
+                end = max(start, old.offset_at(end_line, end_char, encoding))
+                inserted = change.text.encode("utf-8", "surrogatepass")
+                new = old.edited(start, end, inserted)
                 new_end = start + len(inserted)
-                self.edits.append(TextEdit(start, end, new_end, old.point(start), old.point(end), new.point(new_end)))
-                for edit_map in self.maps:
-                    edit_map.apply(start, end, new_end)
+                if len(new.data) != len(old.data) - (end - start) + len(inserted):
+                    start, end, new_end = changed_span(old.data, new.data)
+            self.edits.append(TextEdit(start, end, new_end, old.point(start), old.point(end), new.point(new_end)))
+            for edit_map in self.maps:
+                edit_map.apply(start, end, new_end)
             self.source = new
         self.version = version
         self.revision += 1
@@ -136,7 +135,6 @@ class Document:
 
     def snapshot(self) -> Snapshot:
         """Hand the pending edits to the worker; the next snapshot starts from there."""
-        snap = Snapshot(self.uri, self.revision, self.version, self.source, tuple(self.edits), self.reset)
+        snap = Snapshot(self.uri, self.revision, self.version, self.source, tuple(self.edits))
         self.edits.clear()
-        self.reset = False
         return snap

@@ -75,11 +75,6 @@ class EditMap:
             kept[-1] = Piece(kept[-1].old, kept[-1].new, kept[-1].length + rest.pop(0).length)
         self.pieces = kept + rest
 
-    def invalidate(self) -> None:
-        """The whole text was replaced: nothing of the old one survives."""
-        self.edited = True
-        self.pieces = []
-
     def _piece_at_old(self, offset: int) -> Piece | None:
         i = bisect.bisect_right([piece.old for piece in self.pieces], offset) - 1
         if i >= 0 and offset < self.pieces[i].old + self.pieces[i].length:

@@ -134,8 +134,10 @@ class TreeKeeper:
         one), and the editor would then show other diagnostics than the command line: such
         a text is parsed from scratch, and repaired as the command line repairs it.  A
         repaired tree is a parse of a rewritten copy, so no incremental parse starts from it.
+        A document just opened has no tree here: the scheduler forgets a document's tree when it
+        forgets the document (on close, or when a second ``didOpen`` replaces it).
         """
-        old = None if snapshot.reset else self.trees.get(snapshot.uri)
+        old = self.trees.get(snapshot.uri)
         if old is not None and not snapshot.edits:
             return old, True
         if old is not None and (old.repaired or old.tree.root_node.has_error):
