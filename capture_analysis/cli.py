@@ -385,8 +385,8 @@ def report(args: argparse.Namespace, explain_chains: bool, settings: configurati
             totals.count(outcome.counts, outcome.record)
             reporter.add(reporter.render(outcome.record))
     if measuring is not None:
-        totals.measured = measuring.summary()
-        totals.measured_text = measuring.lines()
+        totals.measured = measuring.run.summary()
+        totals.measured_text = measuring.run.lines()
     if narrowing is not None and not narrowing.finish(totals):
         io_errors += 1
     if reported:

@@ -72,9 +72,3 @@ class Measuring:
                 counts = dataclasses.replace(outcome.counts, levels=outcome.counts.levels + tuple(extra))
                 outcome = dataclasses.replace(outcome, counts=counts)
             yield outcome
-
-    def summary(self) -> dict[str, object]:
-        return self.run.summary()
-
-    def lines(self) -> list[str]:
-        return self.run.lines()
