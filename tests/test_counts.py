@@ -244,6 +244,23 @@ def test_sarif_carries_the_measured_counts(tmp_path):
                                                               "allocations": {"optimal": 6}}
 
 
+def test_the_weights_are_the_same_from_workers_and_from_the_cache(tmp_path):
+    """The coverage is read in the parent, over the records: ``--jobs`` workers and the cache hand back records
+    whose probes weigh the same as the file analyzed here."""
+    coverage = str(covered(SHAPES, tmp_path / "cov", "3"))
+    args = ("--format", "json", "--counts", coverage, str(SHAPES), str(SHAPES_TS))
+    alone = boxcheck(*args).stdout
+    assert json.loads(alone)["summary"]["measured"]["functions_matched"] > 0
+    assert boxcheck("--jobs", "2", *args).stdout == alone
+    cached = ("--cache-dir", str(tmp_path / "cache"))
+    with_cache = {k: v for k, v in os.environ.items() if k != "BOXCHECK_NO_CACHE"}  # conftest turns it off
+    for _ in range(2):  # the first run fills the cache, the second reads it
+        run = subprocess.run([sys.executable, "-m", "capture_analysis", *cached, *args], cwd=ROOT, env=with_cache,
+                             capture_output=True, text=True, timeout=300)
+        assert run.stdout == alone
+    assert any((tmp_path / "cache").rglob("*")), "the second run had a cache to read"
+
+
 def test_a_path_that_is_not_coverage_is_a_usage_error(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"not": "coverage"}')
