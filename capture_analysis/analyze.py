@@ -97,7 +97,7 @@ def bind_source(source: SourceFile) -> Bound:
 def bind_parsed(file: ParsedFile) -> Bound:
     """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too."""
     model = bind(file.source.data, file.tree, file.problems, file.path)
-    misnamed = reserved_names(chain(model.references, model.bindings))
+    misnamed = reserved_names(chain(model.references, model.bindings), file.problems)
     syntax = sorted(file.problems + misnamed, key=lambda p: (p.start, p.end)) if misnamed else file.problems
     return Bound(file, model, syntax, EscapeGraph(model))
 

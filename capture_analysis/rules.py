@@ -94,7 +94,9 @@ SYNTAX_ERROR = _rule(
     "BX001", "syntax-error", Severity.ERROR,
     "The parser could not read part of the file.",
     "Reports each ERROR or MISSING node of the tree-sitter parse that no repair explains, at the first "
-    "offending token, naming it and the construct around it (`unexpected `)` in an argument list`). Valid "
+    "offending token, naming it and the construct around it (`unexpected `)` in an argument list`), or, "
+    "where the tree says what the error leaves open, that and where it opens (`missing `)` to close the `(` "
+    "at 3:7`, an unterminated string or template literal at its quote). Valid "
     "TypeScript that tree-sitter-typescript 0.23 rejects (variance annotations, `export type *`, generic "
     "call signatures split over lines, `for (using x of xs)`, and the other families of docs/parsing.md) is "
     "rewritten in a copy without moving a byte and parsed again, so it is no finding. The rest of the file "

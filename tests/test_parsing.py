@@ -222,7 +222,7 @@ def test_a_type_note_is_a_hint_and_the_text_output_shows_a_file_s_notes_once_wit
     assert problem.unsupported and rules.UNSUPPORTED_TYPE_SYNTAX.severity is rules.Severity.HINT
     analysis = analyze_text("n.ts", "let a = 1;\n")
     records = JsonText(analysis.source)
-    notes = [Diagnostic(rules.UNSUPPORTED_TYPE_SYNTAX, i, i + 1, problem.message) for i in range(3)]
+    notes = [Diagnostic(rules.UNSUPPORTED_TYPE_SYNTAX, i, i + 1, problem.message(analysis.source)) for i in range(3)]
     warning = Diagnostic(rules.HEAP_CAPTURE, 5, 6, "`n` needs a heap box")
     shown = type_notes_once([diagnostic_record(analysis, records, d) for d in (notes[0], warning, *notes[1:])])
     assert [d["json"]["code"] for d in shown] == ["BX004", "BX101"]
@@ -356,4 +356,4 @@ def test_a_rewrite_its_check_refuted_names_no_problem():
     text = "Cell<in out T> { constructor(public value: T) {} }\n"
     parsed = parse_source(SourceFile.from_bytes("v.ts", text.encode()))
     assert parsed.problems and all(p.construct is None for p in parsed.problems)
-    assert all("variance" not in p.message for p in parsed.problems)
+    assert all("variance" not in p.message(parsed.source) for p in parsed.problems)

@@ -62,7 +62,10 @@ def diagnose(file: ParsedFile, model: FileModel, decisions: list[Decision],
     under, verb = ("", "needs") if policy.name == OPTIMAL.name else (f"under `{policy.name}`, ", "gets")
     for problem in syntax:
         rule = rules.UNSUPPORTED_TYPE_SYNTAX if problem.unsupported else rules.SYNTAX_ERROR
-        out.append(Diagnostic(rule, problem.at, max(problem.at, problem.at_end), problem.message))
+        opener = problem.opener
+        related = [] if opener is None or opener.start == problem.at else [
+            (opener.start, opener.end, f"the `{opener.token}` left open")]
+        out.append(Diagnostic(rule, problem.at, max(problem.at, problem.at_end), problem.message(source), related))
     seen_dynamic: set[int] = set()
     for closure in model.closures:
         for offset in closure.dynamic_scope_sites:

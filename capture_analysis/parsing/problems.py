@@ -17,6 +17,9 @@ from typing import Protocol
 
 import tree_sitter
 
+from ..source import SourceFile
+from .unclosed import QUOTES, TEMPLATE, Opener, loose_tokens, opener_in_error, opener_of_missing
+
 #: nodes that hold only type syntax: damage inside them cannot hide a run-time write or capture.
 TYPE_CONTEXTS = frozenset(
     {
@@ -83,6 +86,8 @@ class SyntaxProblem:
     context: str | None = None
     #: the valid TypeScript the grammar is known to reject that sits there, when a repair family found one.
     construct: str | None = None
+    #: the bracket, quote or backtick the problem leaves open, when the tree says which (``unclosed``).
+    opener: Opener | None = None
 
     @property
     def unsupported(self) -> bool:
@@ -94,11 +99,21 @@ class SyntaxProblem:
         """
         return self.type_only and self.construct is not None
 
-    @property
-    def message(self) -> str:
+    def message(self, source: SourceFile) -> str:
+        """What the reader is told; ``source`` places the opener the problem leaves open."""
         where = f" in {self.context}" if self.context else ""
-        what = f"missing `{self.missing}`" if self.missing is not None else (
-            f"unexpected `{self.token}`" if self.token else "unexpected text")
+        opener = self.opener
+        if opener is not None and opener.token in QUOTES:
+            what, where = f"unterminated string literal: no closing `{opener.token}` before the end of the line", ""
+        elif opener is not None and opener.token == TEMPLATE:
+            what, where = "unterminated template literal: the backtick here is never closed", ""
+        elif opener is not None:
+            what = f"missing `{opener.closer}` to close the `{opener.token}` at {source.position(opener.start)}"
+            if self.missing is None:
+                where = ""    # the construct around an ERROR, not the one its opener begins
+        else:
+            what = f"missing `{self.missing}`" if self.missing is not None else (
+                f"unexpected `{self.token}`" if self.token else "unexpected text")
         if self.unsupported:
             return (f"{self.construct}, which the parser does not read ({what}{where}); it is type syntax, so "
                     "the run-time code around it is analyzed normally")
@@ -130,14 +145,24 @@ def syntax_problems(tree: tree_sitter.Tree, data: bytes | None = None) -> list[S
             after = next_token(node)
             end = tree.root_node.end_byte
             at, at_end = (after.start_byte, after.end_byte) if after is not None else (end, end)
+            opener = opener_of_missing(node)
+            if opener is not None and opener.token == TEMPLATE:
+                at, at_end = opener.start, opener.end
             problems.append(SyntaxProblem(node.start_byte, node.end_byte, node.type, in_type, at, at_end,
-                                          quoted(data or b"", at, at_end), context_of(node)))
+                                          quoted(data or b"", at, at_end), context_of(node), opener=opener))
             continue
         if node.is_error:
             token = offending_token(node)
-            text = quoted(data if data is not None else b"", token.start_byte, token.end_byte)
+            at, at_end = token.start_byte, token.end_byte
+            loose = loose_tokens(node)
+            opener = opener_in_error(loose)
+            if opener is not None and opener.token in QUOTES | {TEMPLATE}:
+                at, at_end = opener.start, opener.end
+            elif opener is not None and data is not None:
+                at, at_end = min((at, at_end), stuck_after(opener, loose, data))
+            text = quoted(data if data is not None else b"", at, at_end)
             problems.append(SyntaxProblem(node.start_byte, max(node.end_byte, node.start_byte), None, in_type,
-                                          token.start_byte, token.end_byte, text, context_of(node)))
+                                          at, at_end, text, context_of(node), opener=opener))
             continue
         if node.has_error:
             inner = in_type or node.type in TYPE_CONTEXTS
@@ -146,21 +171,36 @@ def syntax_problems(tree: tree_sitter.Tree, data: bytes | None = None) -> list[S
     return problems
 
 
+def stuck_after(opener: Opener, tokens: list[tree_sitter.Node], data: bytes) -> tuple[int, int]:
+    """The first reserved word after ``opener`` that the recovery read as a name, where TypeScript reports the
+    closer expected (``let x = (1`` then ``return x``: "`)` expected" at ``return``); else the text's end."""
+    for token in tokens:
+        if token.start_byte >= opener.end and token.type == "identifier" \
+                and data[token.start_byte:token.end_byte].decode("utf-8", "replace") in RESERVED_WORDS:
+            return token.start_byte, token.end_byte
+    return len(data), len(data)
+
+
 class Named(Protocol):
     name: str
     start: int
     end: int
 
 
-def reserved_names(named: Iterable[Named]) -> list[SyntaxProblem]:
+def reserved_names(named: Iterable[Named], problems: list[SyntaxProblem]) -> list[SyntaxProblem]:
     """Each name that is a reserved word: the grammar reads ``export`` or ``in`` alone as a name, TypeScript never.
 
     Called with the bindings and references of the binder (a reserved word
     never reaches a scope in valid code), so it costs no walk of its own.
     ``this`` is left out: the grammar reads JSX's ``<this.Row />`` with it.
+    A name inside an ERROR of ``problems`` is not one: the recovery read
+    whatever it could as names there (a ``return`` or ``export`` lines
+    after a missing ``)``), and that ERROR already says what went wrong.
     """
+    errors = [(p.start, p.end) for p in problems if p.missing is None]
     return [SyntaxProblem(n.start, n.end, None, False, n.start, n.end, n.name, None, "a reserved word used as a name")
-            for n in named if n.name in RESERVED_WORDS]
+            for n in named if n.name in RESERVED_WORDS
+            and not any(start <= n.start and n.end <= end for start, end in errors)]
 
 
 def damage(problems: list[SyntaxProblem]) -> tuple[int, int]:
