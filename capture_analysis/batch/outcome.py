@@ -110,6 +110,7 @@ def recorded(loaded: SourceFile, task: FileTask, complete: bool = True, analyzer
     """
     try:
         analysis = (analyzer or task.analyzer(loaded.path))(loaded)
+        analysis.release_tree()
         done = Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
                         FileCounts.of(analysis, analysis.shown))
         analysis.release()  # freed by refcounting once dropped, not by the collection (``FileAnalysis.release``)

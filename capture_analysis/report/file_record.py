@@ -109,6 +109,7 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
                  if isinstance(analysis, ComparedAnalysis) else {})
     by_policy.setdefault(analysis.policy.name, analysis.report_of)
     functions = []
+    shown_lines: dict[int, str] = {}
     for report in reports:
         if isinstance(analysis, ComparedAnalysis):
             function = records.function(report)
@@ -121,7 +122,7 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "bindings": records.bindings(analysis.decisions) if complete else None,
         "functions": "\n".join(functions),
         "allocating": allocating if complete else list(range(len(allocating))),
-        "diagnostics": [diagnostic_record(analysis, records, d) for d in diagnostics],
+        "diagnostics": [diagnostic_record(analysis, records, d, shown_lines) for d in diagnostics],
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
         "compared": ([[c.per_call, c.per_iteration, c.once] for c in analysis.comparison.totals()]
                      if isinstance(analysis, ComparedAnalysis) else []),
@@ -129,7 +130,10 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
     }
 
 
-def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Diagnostic) -> DiagnosticRecord:
+def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Diagnostic,
+                      shown_lines: dict[int, str] | None = None) -> DiagnosticRecord:
+    """``shown_lines``: the source lines the record's frames show so far, by number, so that the frames of one
+    line (a finding's and its evidence's) share one string instead of a copy each."""
     source = analysis.source
     out: DiagnosticRecord = {"json": records.diagnostic(diagnostic)}
     if diagnostic.related:
@@ -137,12 +141,12 @@ def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Dia
     data = diagnostic_data(analysis, diagnostic)
     if data is not None:
         out["data"] = data
-    out["frame"] = frame(source, diagnostic.start, diagnostic.end)
+    out["frame"] = frame(source, diagnostic.start, diagnostic.end, shown_lines)
     subject = diagnostic.decision or diagnostic.retention
     steps = diagnostic.evidence
     if steps and subject is not None:  # evidence is the decision's or the retention's
         out["evidence"] = [[evidence.label(step), evidence.meaning(subject, index),
-                            frame(source, step.offset, token_end(source, step.offset)), step.text]
+                            frame(source, step.offset, token_end(source, step.offset), shown_lines), step.text]
                            for index, step in enumerate(steps)]
     out["enclosing"] = footprint.enclosing(analysis.model, diagnostic)
     out["lines"] = source.lines_of(footprint.touched(diagnostic))
@@ -166,15 +170,19 @@ def display_width(text: str) -> int:
     return width
 
 
-def frame(source: SourceFile, start: int, end: int) -> Frame:
-    """The line of ``start``, and where ``start..end`` (its first line only) sits on it, in terminal cells."""
+def frame(source: SourceFile, start: int, end: int, shown_lines: dict[int, str] | None = None) -> Frame:
+    """The line of ``start``, and where ``start..end`` (its first line only) sits on it, in terminal cells;
+    ``shown_lines``: the lines already shown, by number, to share (``diagnostic_record``)."""
     pos = source.position(start)
     line_start = source.position_offset_of_line(pos.line)
     line = source.line_text(pos.line)
     line_end = line_start + len(line.encode("utf-8"))
     prefix = source.data[line_start:start].decode("utf-8", "replace").expandtabs(1)
     marked = source.data[start:max(start, min(end, line_end))].decode("utf-8", "replace").expandtabs(1)
-    return [pos.line, line.expandtabs(1), display_width(prefix), max(1, display_width(marked))]
+    shown = line.expandtabs(1)
+    if shown_lines is not None:
+        shown = shown_lines.setdefault(pos.line, shown)
+    return [pos.line, shown, display_width(prefix), max(1, display_width(marked))]
 
 
 def token_end(source: SourceFile, offset: int) -> int:

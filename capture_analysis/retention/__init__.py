@@ -137,18 +137,20 @@ def used_by_durable_code(model: FileModel, candidates: Candidates, lifetimes: Li
     own: dict[Closure, int] = {}
     for binding, index in candidates.index.items():
         if wanted >> index & 1:
-            own[binding.closure] = own.get(binding.closure, 0) | 1 << index
-    #: the wanted candidates of a function and of those around it: one mask per function, which its closures share.
+            own[binding.closure] = bits.union(own.get(binding.closure, 0), bits.one(index))
+    #: the wanted candidates of a function and of those around it, packed: one set per function, which its
+    #: closures share.
     inside: dict[Closure, int] = {}
     used = 0
     for closure in model.closures:  # parents before children
         parent = closure.parent
         if parent is None:
             continue
-        mask = inside.get(parent)
-        if mask is None:
+        packed = inside.get(parent)
+        if packed is None:
             grand = parent.parent
-            mask = inside[parent] = (inside.get(grand, 0) if grand is not None else 0) | own.get(parent, 0)
+            packed = inside[parent] = bits.union(inside.get(grand, 0) if grand is not None else 0, own.get(parent, 0))
+        mask = bits.mask(packed)
         if mask & ~used and lifetimes.durable(closure):
             used |= bits.mask(nested.get(closure, 0)) & mask
             if mask & ~used:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from ..model import Binding, BindingKind, Closure, FileModel, Scope, ScopeKind
 from ..parsing import ParsedFile
 from ..v8_scopes import ContextScope, ContextScopes, Part
+from . import bits
 from .values import ValueShapes
 
 #: bindings that never keep more than the closure holding them keeps already.
@@ -55,7 +56,7 @@ class Context:
 
     scope: Scope
     bindings: list[Binding] = field(default_factory=list)
-    #: the bits of ``bindings`` (``Candidates.index``), and of the parameters among them.
+    #: the bits of ``bindings`` (``Candidates.index``), and of the parameters among them: packed (``bits``).
     mask: int = 0
     parameters: int = 0
 
@@ -109,13 +110,12 @@ class Candidates:
         if context is None:
             context = self.contexts[binding.scope] = Context(binding.scope)
         index = len(self.bindings)
-        bit = 1 << index
         self.index[binding] = index
         self.bindings.append(binding)
         context.bindings.append(binding)
-        context.mask |= bit
+        context.mask = bits.union(context.mask, bits.one(index))
         if binding.kind is BindingKind.PARAM:
-            context.parameters |= bit
+            context.parameters = bits.union(context.parameters, bits.one(index))
 
     def place(self, binding: Binding) -> ContextScope:
         return self.scopes.of(binding)
@@ -134,17 +134,17 @@ class Candidates:
         outer = memo.get(walk, 0) if walk is not None else 0
         for inner in reversed(chain):
             outer = memo[inner] = self.joined(inner, outer)
-        return memo.get(closure, 0)
+        return bits.mask(memo.get(closure, 0))
 
     def joined(self, closure: Closure, outer: int) -> int:
-        """The candidates of ``closure``'s creation point and ``outer`` (what its function holds): one object for
-        every closure created in one scope of one function."""
+        """The candidates of ``closure``'s creation point and ``outer`` (what its function holds), both packed:
+        one object for every closure created in one scope of one function."""
         scope, in_parameters = self.creation(closure)
         key = (scope, in_parameters, closure.parent)
-        mask = self.joined_memo.get(key)
-        if mask is None:
-            mask = self.joined_memo[key] = self.within(scope, in_parameters) | outer
-        return mask
+        packed = self.joined_memo.get(key)
+        if packed is None:
+            packed = self.joined_memo[key] = bits.union(self.within(scope, in_parameters), outer)
+        return packed
 
     def creation(self, closure: Closure) -> tuple[Scope | None, bool]:
         """The scope of ``closure.parent`` around the point where ``closure`` is created, and whether that point
@@ -157,18 +157,18 @@ class Candidates:
         return scope, scope.kind is ScopeKind.FUNCTION and closure.creation_offset < scope.closure.body_start
 
     def within(self, scope: Scope | None, in_parameters: bool) -> int:
-        """The candidates of the scopes of a function around a creation point (``creation``)."""
+        """The candidates of the scopes of a function around a creation point (``creation``), packed."""
         if scope is None:
             return 0
         owner = scope.closure
         if in_parameters:
             # in a parameter default: only the parameters' context (the list is not simple)
             context = self.contexts.get(scope)
-            return (context.parameters if context is not None else 0) | self.around(scope.parent, owner)
+            return bits.union(context.parameters if context is not None else 0, self.around(scope.parent, owner))
         return self.around(scope, owner)
 
     def around(self, scope: Scope | None, owner: Closure) -> int:
-        """The candidates of ``scope`` and the scopes around it that belong to ``owner`` (memoized by scope)."""
+        """The candidates of ``scope`` and the scopes around it that belong to ``owner`` (memoized by scope), packed."""
         memo = self.scope_memo
         chain: list[Scope] = []
         while scope is not None and scope.closure is owner and scope not in memo:
@@ -177,5 +177,5 @@ class Candidates:
         outer = memo.get(scope, 0) if scope is not None and scope.closure is owner else 0
         for inner in reversed(chain):
             context = self.contexts.get(inner)
-            outer = memo[inner] = (context.mask if context is not None else 0) | outer
+            outer = memo[inner] = bits.union(context.mask if context is not None else 0, outer)
         return outer
