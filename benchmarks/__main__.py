@@ -8,6 +8,7 @@
     python -m benchmarks extraction [--stages-list typescript]    # the binder's walk against tree-sitter queries
     python -m benchmarks cluster    [--stages-list typescript]    # --scheduler on a local Dask cluster (not in all)
     python -m benchmarks counts     [--rounds N]                  # --counts on typescript 5.8.2's transpileModule
+    python -m benchmarks memory                                   # peak RSS of a 6 MB and a 13 MB generated file
     python -m benchmarks tables     [--write]                     # print (or write) the docs' tables
     python -m benchmarks lsp        [--edits N] [--lsp-file PATH] [--baseline REV]   # the language server's
                                     # memory per edit and latency percentiles (not part of ``all``: ~10 min)
@@ -31,7 +32,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import cache_rerun, cluster_run, counts_run, report, scaling, throughput
+from . import cache_rerun, cluster_run, counts_run, peak_memory, report, scaling, throughput
 from .corpus_run import ROOT, find_corpus
 from .measure import Code, load_average, machine, measure, snapshot, versions
 
@@ -110,6 +111,12 @@ def run_counts(args: argparse.Namespace, corpus: Path | None, code: Code) -> Non
     save(args.out, "counts", data)
 
 
+def run_memory(args: argparse.Namespace, corpus: Path | None, code: Code) -> None:
+    data: dict[str, Any] = {"meta": meta(1, code)}
+    data["memory"] = peak_memory.run(args.out / "tmp" / "memory", code, log)
+    save(args.out, "memory", data)
+
+
 def run_lsp(args: argparse.Namespace, corpus: Path | None, code: Code) -> None:
     """``lsp_memory.session`` with the measured code, after the same session with ``--baseline``'s."""
     from . import lsp_memory  # imports the test suite's LSP client, which no other part needs
@@ -137,7 +144,7 @@ def run_lsp(args: argparse.Namespace, corpus: Path | None, code: Code) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("part", choices=("all", "throughput", "scaling", "cache", "stages", "extraction", "cluster",
-                                         "tables", "lsp", "counts"))
+                                         "tables", "lsp", "counts", "memory"))
     parser.add_argument("--corpus", help="corpus folder (default: $BOXCHECK_CORPUS, .corpus/, ../corpus)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--lists", nargs="+", choices=tuple(throughput.LISTS), default=list(throughput.LISTS))
@@ -166,15 +173,16 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.write(report.tables(args.out))
         return 0
     corpus = find_corpus(args.corpus)
-    if corpus is None and not (args.part == "lsp" and args.lsp_file) and args.part != "counts":
+    if corpus is None and not (args.part == "lsp" and args.lsp_file) and args.part not in ("counts", "memory"):
         print("no corpus found: run ../shared/corpus/fetch.sh ../corpus (or set BOXCHECK_CORPUS)", file=sys.stderr)
         return 2
     code = snapshot(ROOT, args.out / "tmp", None if args.revision == "tree" else args.revision, args.build)
     log(f"measuring boxcheck {code.label} from {code.root}")
-    parts = ("stages", "extraction", "throughput", "scaling", "cache", "counts") if args.part == "all" \
+    parts = ("stages", "extraction", "throughput", "scaling", "cache", "counts", "memory") if args.part == "all" \
         else (args.part,)
     runners = {"throughput": run_throughput, "scaling": run_scaling, "cache": run_cache, "stages": run_stages,
-               "extraction": run_extraction, "cluster": run_cluster, "lsp": run_lsp, "counts": run_counts}
+               "extraction": run_extraction, "cluster": run_cluster, "lsp": run_lsp, "counts": run_counts,
+               "memory": run_memory}
     for part in parts:
         runners[part](args, corpus, code)
     if args.part == "all" and args.out == RESULTS:

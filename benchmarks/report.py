@@ -191,6 +191,36 @@ def counts_table(data: dict[str, Any]) -> list[str]:
             f"{entry['counts_share']:.1%} of the analysis."]
 
 
+def memory_table(data: dict[str, Any]) -> list[str]:
+    entry = data["memory"]
+    sizes = list(entry["sizes"])
+    lines = [*meta_lines(data["meta"]), "",
+             "One generated file of one-line factories, each allocating a box, analyzed by one `boxcheck --no-cache` "
+             "process per format (`benchmarks/peak_memory.py`): peak RSS, wall time, peak bytes per source byte.",
+             "", f"| format | {' | '.join(sizes)} | peak ratio | time ratio |", "|---|---:|---:|---:|---:|"]
+    for form, row in entry["formats"].items():
+        cells = " | ".join(f"{row[size]['peak_rss_mb']:.0f} MB, {row[size]['seconds']:.1f} s, "
+                           f"{row[size]['bytes_per_byte']:.0f} B/B" for size in sizes)
+        lines.append(f"| `{form}` | {cells} | {row['peak_ratio']:.2f}× | {row['time_ratio']:.2f}× |")
+    return lines
+
+
+def memory_acceptance(memory: dict[str, Any] | None) -> list[str]:
+    if memory is None:
+        return []
+    formats = memory["memory"]["formats"]
+    large = max(row["13 MB"]["peak_rss_mb"] for row in formats.values())
+    ratio = max(row["peak_ratio"] for row in formats.values())
+    times = max(row["time_ratio"] for row in formats.values())
+    per_byte = max(row["13 MB"]["bytes_per_byte"] for row in formats.values())
+    return [f"| issue 42: the generated 13 MB file peaks under 1.5 GB, every format | {large:.0f} MB "
+            f"| {verdict(large < 1536)} |",
+            f"| issue 42: its peak at most 2.4× the 6 MB file's | {ratio:.2f}× | {verdict(ratio <= 2.4)} |",
+            f"| issue 42: its time at most 2.4× too | {times:.2f}× | {verdict(times <= 2.4)} |",
+            f"| issue 42: about 100 bytes of peak per byte of source | {per_byte:.0f} B/B "
+            f"| {verdict(per_byte <= 110)} |"]
+
+
 def acceptance(throughput: dict[str, Any] | None, scaling: dict[str, Any] | None,
                cache: dict[str, Any] | None) -> list[str]:
     lines = ["| target | measured | |", "|---|---|---|"]
@@ -226,7 +256,8 @@ def acceptance(throughput: dict[str, Any] | None, scaling: dict[str, Any] | None
 def tables(results: Path) -> str:
     throughput, scaling, cache = load(results, "throughput"), load(results, "scaling"), load(results, "cache")
     stages = load(results, "stages")
-    parts = ["### Acceptance", "", *acceptance(throughput, scaling, cache)]
+    memory = load(results, "memory")
+    parts = ["### Acceptance", "", *acceptance(throughput, scaling, cache), *memory_acceptance(memory)]
     if throughput is not None:
         parts += ["", "### Throughput", "", *throughput_tables(throughput)]
     if scaling is not None:
@@ -244,6 +275,8 @@ def tables(results: Path) -> str:
     counts = load(results, "counts")
     if counts is not None:
         parts += ["", "### A measured run (`--counts`)", "", *counts_table(counts)]
+    if memory is not None:
+        parts += ["", "### Peak memory over a file's size", "", *memory_table(memory)]
     return "\n".join(parts) + "\n"
 
 

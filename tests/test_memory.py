@@ -1,0 +1,50 @@
+"""Memory linear in a file's size (issue 42): a generated 13 MB file of one-line factories, each allocating
+a box, analyzed in one process of its own, peaks under a bound chosen from the measurement.
+
+Before the fix the file peaked at 5 GB (retention's per-closure sets as wide as the file's candidates,
+the syntax tree kept while the report was built); now about 2.1 GB in text (2.6 GB in JSON) on the pure-Python build
+(docs/performance.md, "Peak memory over a file's size").  The bound leaves a fifth for the build and the
+machine, and fails at any return of the quadratic part.  The peak is the child's own ``VmHWM``: a child's
+``ru_maxrss`` would start at the test runner's.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+LINES = 130_000
+BOUND_MB = 2_500
+
+#: runs boxcheck's command line in this process, then prints the process's peak RSS (kB) on stderr.
+CHILD = """\
+import sys
+from capture_analysis.cli import main
+code = main(sys.argv[1:])
+status = open("/proc/self/status").read()
+print("peak", next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM:")), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def factory_line(index: int) -> str:
+    return (f"export function mk{index}(s: number) {{ let c{index} = s; "
+            f"return {{ inc() {{ c{index}++; return c{index}; }} }}; }}\n")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="peak RSS is read from /proc (Linux only)")
+def test_a_13_mb_generated_file_peaks_under_the_bound(tmp_path: Path) -> None:
+    source = tmp_path / "factories.ts"
+    source.write_text("".join(factory_line(i) for i in range(LINES)), encoding="utf-8")
+    assert source.stat().st_size > 13_000_000
+    done = subprocess.run([sys.executable, "-c", CHILD, "--no-cache", str(source)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"{LINES} allocations per call" in done.stdout  # every factory was analyzed
+    peak_mb = int(done.stderr.split("peak ")[-1].split()[0]) / 1024
+    assert peak_mb < BOUND_MB, f"peak {peak_mb:.0f} MB on a {source.stat().st_size / 1e6:.1f} MB file"
