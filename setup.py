@@ -45,6 +45,7 @@ COMPILED = (
     "capture_analysis/bind/*.py",
     "capture_analysis/flow/*.py",
     "capture_analysis/escape.py",
+    "capture_analysis/parameters.py",
     "capture_analysis/decide.py",
     "capture_analysis/policies/*.py",
     "capture_analysis/allocations.py",

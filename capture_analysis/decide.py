@@ -9,16 +9,16 @@ A binding declared in a function is
   initialized before any capturing closure is created, and never written
   after one is created;
 * ``stack``   when it needs shared storage but no closure that refers to it
-  outlives the activation (``escape.py``);
+  outlives the activation (``escape.py``; a call of a function of the file
+  reads where its parameter goes: ``parameters.py``);
 * ``box`` / ``context`` otherwise: one heap cell if it is the only such
   binding of its scope instance, else one context shared by all of them.
 
-Module-level bindings are ``module``.  Direct ``eval``/``with`` and syntax
-errors make the bindings they can touch shared, never ``value``/``local``.
+Module-level bindings are ``module``.  Direct ``eval``/``with`` and syntax errors make the bindings they
+can touch shared, never ``value``/``local``.
 
-The code reads in that order: ``Decider.facts`` gathers what is known of a
-binding, ``Decider.decide`` is the ladder above in a few lines, and
-``Decider.decision`` puts the reason and the evidence into words.
+The code reads in that order: ``Decider.facts`` gathers what is known of a binding, ``Decider.decide`` is
+the ladder above in a few lines, and ``Decider.decision`` puts the reason and the evidence into words.
 
 The capture point
 -----------------
@@ -75,6 +75,7 @@ from .creation import CreationPoints
 from .escape import EscapeGraph, describe
 from .flow.reach import barriers, reach
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, FlowEdge, FlowNote, Loop, Reference, Storage
+from .parameters import passed_to_known_callee
 from .parsing import ParsedFile
 from .results import Decision, Step, StepRole
 from .words import closure_label, closure_list, declaration_created
@@ -105,11 +106,8 @@ class BindingDecider(abc.ABC):
 
 @dataclass(slots=True)
 class Facts:
-    """What the optimal rule knows of one binding, gathered in the order the ladder asks (``Decider.facts``).
-
-    A fact the ladder does not reach stays unset: the escape graph is built
-    only for a binding that needs shared storage.
-    """
+    """What the optimal rule knows of one binding, gathered in the order the ladder asks (``Decider.facts``): a
+    fact the ladder does not reach stays unset (the escape graph is built only for a binding that needs it)."""
 
     binding: Binding
     #: references from closures other than the binding's own function.
@@ -226,13 +224,23 @@ class Decider(BindingDecider):
             return decision
         why = self.sharing_reason(decision, facts)
         if facts.escaping is None:
-            decision.reason = f"{why}; no closure that refers to it outlives the activation, so the frame holds it"
+            decision.reason = (f"{why}; no closure that refers to it outlives the activation"
+                               f"{self.calls_kept_nothing(facts.capturers)}, so the frame holds it")
             return decision
         holder, chain = facts.escaping
         decision.escaping_holder = holder
         decision.evidence.extend(chain)
         decision.reason = f"{why}, and {self.closure_label(holder)} {self.escape_summary(chain)}"
         return decision
+
+    def calls_kept_nothing(self, capturers: list[Closure]) -> str:
+        """`` (the arrow at 9:3 is passed to `each` (1:1) as `f` at 9:3, which does not keep it)`` (DESIGN 2.2.1)."""
+        for capturer in capturers:
+            for offset, why, parameter in self.graph.calls_reached(capturer)[:1]:
+                callee, _, name = why.removeprefix("passed to ").partition(" as ")
+                return (f" ({self.closure_label(capturer)} is passed to {callee} ({self.at(parameter.closure.start)})"
+                        f" as {name} at {self.at(offset)}, which does not keep it)")
+        return ""
 
     def value_reason(self, binding: Binding, facts: Facts) -> str:
         never = "never written after" if facts.writes else "never reassigned"
@@ -395,7 +403,7 @@ class Decider(BindingDecider):
     def kept_outside(self, holder: Closure, loop: Loop) -> Binding | None:
         """A binding that ``holder`` flows into and that outlives an iteration of ``loop``: one of another
         instance, or a ``for (let ...)`` head binding of ``loop``, whose next copy starts with its value."""
-        for node in self.graph.reaches(holder):
+        for node in self.graph.held(holder):
             if not isinstance(node, Binding):
                 continue
             if node.scope.instance_loop is not loop and not self.owns(loop, node):
@@ -482,7 +490,9 @@ class Decider(BindingDecider):
         last = chain[-1]
         why = last.text.split(": ", 1)[-1]
         through = f" through {last.subject}" if len(chain) > 1 and last.subject != chain[0].subject else ""
-        return f"escapes{through} ({why} at {self.at(last.offset)})"
+        call = next((s for s in chain[:-1] if passed_to_known_callee(s.text.split(": ", 1)[-1])), None)
+        after = "" if call is None else f", after it was {call.text.split(': ', 1)[-1]} at {self.at(call.offset)}"
+        return f"escapes{through} ({why} at {self.at(last.offset)}{after})"
 
 
 def decide(model: FileModel, file: ParsedFile, graph: EscapeGraph,

@@ -5,7 +5,8 @@ says "the value of ``u`` may flow into ``v``":
 
 * a closure literal flows into the binding it initializes or is assigned to
   (``const f = () => ...``, ``g = f``), or into ``ESCAPE`` when it is returned,
-  thrown, yielded, passed to a call or ``new``, stored in an object, array,
+  thrown, yielded, passed to a call or ``new`` (but an argument of a known callee
+  flows into its parameter: ``parameters``), stored in an object, array,
   property or class field, exported, or assigned to a binding of another
   activation, or when it is constructed with ``new``, has its ``prototype``
   read (by name, by a computed key or by an object pattern): that object's
@@ -40,7 +41,8 @@ from __future__ import annotations
 from collections.abc import Container, Iterator
 from typing import TYPE_CHECKING, TypeAlias
 
-from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, UseKind
+from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, Use, UseKind
+from .parameters import Parameters, passed_to_known_callee
 from .results import Step, StepRole
 from .words import closure_name
 
@@ -97,16 +99,16 @@ class ValueFlow:
     def predecessors(self, node: FlowNode) -> list[FlowNode]:
         return self.predecessors_of.get(node, [])
 
-    def descendants(self, node: FlowNode) -> list[FlowNode]:
+    def descendants(self, node: FlowNode, barrier: Container[FlowNode] = ()) -> list[FlowNode]:
         """What ``node`` reaches, itself left out, nearest first (breadth first, as networkx's ``descendants``
-        visits them, though it returns them as a set)."""
+        visits them, though it returns them as a set), without going through the nodes of ``barrier``."""
         seen: set[FlowNode] = {node}
         found: list[FlowNode] = []
         at = 0
         frontier = [node]
         while at < len(frontier):
             for target in self.successors(frontier[at]):
-                if target not in seen:
+                if target not in seen and target not in barrier:
                     seen.add(target)
                     found.append(target)
                     frontier.append(target)
@@ -137,6 +139,11 @@ class EscapeGraph:
         #: while the graph is built: its nodes and its edges with their notes, in the order met.
         self._nodes: dict[FlowNode, None] = {}
         self._edges: dict[tuple[FlowNode, FlowNode], Note] = {}
+        #: the parameters that arguments of calls to known callees land in (DESIGN 2.2.1): what reaches one is
+        #: held by a call, which ends before the activation or loop iteration that makes the call does.
+        self.callee_parameters: set[Binding] = set()
+        #: while the graph is built: the file's known callees.
+        self._parameters: Parameters | None = None
 
     @property
     def graph(self) -> ValueFlow:
@@ -146,6 +153,7 @@ class EscapeGraph:
             self._nodes = {ESCAPE: None}
             self._edges = {}
             model = self.model
+            self._parameters = Parameters(model)
             for closure in model.closures:
                 if not closure.is_module:
                     self._closure_edges(closure)
@@ -164,6 +172,7 @@ class EscapeGraph:
                               {edge: note for edge, note in self._edges.items() if edge[0] in kept})
             self._nodes = {}
             self._edges = {}
+            self._parameters = None
             self._graph = graph
             self._toward_escape = self._next_hops(graph)
             self._escaping = set(self._toward_escape)
@@ -246,7 +255,7 @@ class EscapeGraph:
         if closure.binding is not None:
             self._edge(closure, closure.binding, closure.start, f"declared as `{closure.binding.name}`")
         elif use.kind is UseKind.ESCAPE:
-            self._edge(closure, ESCAPE, closure.start, use.why)
+            self._escape(closure, use, closure.start)
         elif use.kind is UseKind.FLOW:
             self._flow(closure, closure.parent, use.target, closure.start)
         if closure.arguments_callee is not None:
@@ -264,12 +273,29 @@ class EscapeGraph:
         elif closure.is_async and use.kind is UseKind.CALLEE and use is not AWAITED_CALLEE_USE:
             self._edge(closure, ESCAPE, closure.start, ASYNC)  # ``(async () => { await x; ... })()``
 
+    def _escape(self, source: FlowNode, use: Use, offset: int) -> None:
+        """An escaping use, unless it is an argument of a known callee: then it lands in the callee's parameter
+        (``parameters``), or nowhere."""
+        if isinstance(use.target, tuple):
+            assert self._parameters is not None
+            landing = self._parameters.landing(*use.target)
+            if landing is not None:
+                target, why = landing
+                if isinstance(target, Binding):
+                    self.callee_parameters.add(target)
+                    self._edge(source, target, offset, why)
+                return
+        self._edge(source, ESCAPE, offset, use.why)
+
     def _flow(self, source: FlowNode, activation: Closure | None, target: object, offset: int) -> None:
         self._edge(source, *flow_edge(activation, target, offset))
 
     def _reference_edges(self, ref: Reference, binding: Binding) -> None:
         for target, offset, why in reference_edges(ref, binding, self._edges):
-            self._edge(binding, target, offset, why)
+            if target == ESCAPE and ref.use.kind is UseKind.ESCAPE and ref.is_read:
+                self._escape(binding, ref.use, offset)
+            else:
+                self._edge(binding, target, offset, why)
 
     def networkx(self) -> NetworkxGraph:
         """The graph in networkx, made once, for the diagrams (``boxcheck graph``)."""
@@ -285,6 +311,7 @@ class EscapeGraph:
         self._networkx = None
         self._graph = None
         self._escaping.clear()
+        self.callee_parameters.clear()
         self._toward_escape.clear()
         self._reaches.clear()
 
@@ -297,6 +324,29 @@ class EscapeGraph:
             graph = self.graph
             self._reaches[closure] = graph.descendants(closure) if closure in graph else []
         return self._reaches[closure]
+
+    def held(self, closure: Closure) -> list[FlowNode]:
+        """What ``closure`` flows into other than through a known callee's parameter (``reaches`` when there is
+        none), nearest first: the bindings that may hold it after the calls it is passed to are over."""
+        if not self.callee_parameters:
+            return self.reaches(closure)
+        graph = self.graph
+        return graph.descendants(closure, self.callee_parameters) if closure in graph else []
+
+    def calls_reached(self, closure: Closure) -> list[tuple[int, str, Binding]]:
+        """The known callees' parameters that ``closure`` (or what holds it) is passed to: where, the note, and
+        the parameter, first met first."""
+        if not self.callee_parameters:
+            return []
+        graph = self.graph
+        found = []
+        for node in [closure, *self.reaches(closure)]:
+            for target in graph.successors(node):
+                if isinstance(target, Binding) and target in self.callee_parameters:
+                    offset, why = graph.edges[node, target]
+                    if isinstance(why, str) and passed_to_known_callee(why):
+                        found.append((offset, why, target))
+        return found
 
     def escape_chain(self, closure: Closure) -> list[Step]:
         """A shortest path from ``closure`` to ``ESCAPE``, one step per edge."""

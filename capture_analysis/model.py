@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import enum
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeAlias
 
 
 class ScopeKind(enum.Enum):
@@ -134,15 +134,18 @@ class UseKind(enum.Enum):
     FLOW = "flow"
 
 
+#: FLOW: the ``Binding`` (declaration) or write ``Reference`` copied into; ESCAPE: an argument's (callee, index).
+UseTarget: TypeAlias = "Binding | Reference | tuple[Reference, int] | None"
+
+
 class Use:
     """What the expression around a value does with it; compared by value, as a frozen record."""
 
     __slots__ = ("kind", "target", "why")
 
-    def __init__(self, kind: UseKind, why: str = "", target: Binding | Reference | None = None) -> None:
+    def __init__(self, kind: UseKind, why: str = "", target: UseTarget = None) -> None:
         self.kind: Final = kind
         self.why: Final = why
-        #: a ``Binding`` (declaration) or a write ``Reference`` (assignment) for FLOW.
         self.target: Final = target
 
     def __eq__(self, other: object) -> bool:
@@ -166,13 +169,8 @@ AWAITED_CALLEE_USE = Use(UseKind.CALLEE, "awaited")
 
 
 class Loop:
-    """A loop statement inside one function.
-
-    ``repeated`` holds the byte spans that run once per iteration: for a
-    ``for`` statement the test, the update and the body, but not the
-    initializer; for ``for-in/of`` the head target and the body, not the
-    iterated expression.
-    """
+    """A loop statement inside one function.  ``repeated``: the spans run once per iteration (a ``for``'s test,
+    update and body, not its initializer; a ``for-in/of``'s head target and body, not the iterated expression)."""
 
     __slots__ = ("copies_head", "end", "line_node_start", "repeated", "start", "update")
 
@@ -330,7 +328,7 @@ class Closure:
     __slots__ = ("arguments_callee", "arguments_exposes", "arguments_uses", "arguments_write", "binding",
                  "body_start", "children", "creation_offset", "dynamic_scope_sites", "end", "flow",
                  "has_syntax_error", "index", "is_async", "is_generator", "kind", "loops", "name", "name_end",
-                 "name_start", "parent", "runs_once", "scope", "start", "use")
+                 "name_start", "parameter_names", "parent", "runs_once", "scope", "start", "use")
 
     def __init__(self, kind: ClosureKind, name: str | None, start: int, end: int, name_start: int, name_end: int,
                  parent: Closure | None, creation_offset: int, use: Use = SAFE_USE) -> None:
@@ -371,6 +369,8 @@ class Closure:
         self.flow: FlowGraph | None = None
         #: it runs at most once per program (``bind/runs_once``): what it allocates per call, it allocates once.
         self.runs_once = False
+        #: the name each argument of a call binds, in order; ``None`` for a pattern or a rest (``parameters``).
+        self.parameter_names: tuple[str | None, ...] = ()
 
     def __repr__(self) -> str:
         return f"Closure({self.kind}, {self.name!r}, {self.start}, {self.end})"

@@ -130,12 +130,14 @@ def visit_function(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     if params is not None:
         fscope.parameters = (params.start_byte, params.end_byte)
         fscope.parameter_expressions = parameter_expressions(binder, params)
-        for param in reversed(named(params)):
+        listed = named(params)
+        for param in reversed(listed):
             parameter(binder, param, fscope)
+        closure.parameter_names = parameter_names(binder, listed)
     elif ntype == "arrow_function":
         single = node.child_by_field_id(binder.fields.parameter)
         if single is not None:
-            binder.declare(single, BindingKind.PARAM, fscope, single.end_byte)
+            closure.parameter_names = (binder.declare(single, BindingKind.PARAM, fscope, single.end_byte).name,)
     for decorator in decorators:
         binder.visit(decorator, scope, SAFE_USE)
 
@@ -173,6 +175,27 @@ def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
         binder.visit(value, fscope, SAFE_USE)
         source = (value.start_byte, value.end_byte) if value is not None else None
         later_declare(binder, pattern, fscope, BindingKind.PARAM, param.end_byte, None, fscope, None, source)
+
+
+def parameter_names(binder: Binder, params: list[Node]) -> tuple[str | None, ...]:
+    """The name each argument lands in, in order (``Closure.parameter_names``): a TypeScript ``this`` parameter
+    takes no argument; a pattern or a rest parameter is ``None``, since its argument is taken apart or gathered
+    into an array, which a summary does not follow."""
+    kinds = binder.kinds
+    names: list[str | None] = []
+    for param in params:
+        kind = param.kind_id
+        if kind == kinds.comment or kind == kinds.decorator:
+            continue
+        if kind in kinds.parameters:
+            pattern = param.child_by_field_id(binder.fields.pattern)
+            if pattern is not None and pattern.kind_id == kinds.this:
+                continue
+            param = pattern if pattern is not None else param
+        elif kind == kinds.assignment_pattern:
+            param = param.child_by_field_id(binder.fields.left) or param
+        names.append(binder.name_of(param) if param.kind_id == kinds.identifier else None)
+    return tuple(names)
 
 
 #: what makes a parameter list hold an expression (ECMAScript ContainsExpression of FormalParameters).

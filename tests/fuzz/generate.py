@@ -108,6 +108,8 @@ class Generator(StatementsMixin, IdiomsMixin, TryMixin, TopLevelMixin, Declarati
         self.pending_of: dict[Var, Pending] = {}
         #: the ``const`` that the ``try`` family being generated assigns in its block (it throws), if any.
         self.try_const: Var | None = None
+        #: the module-level helpers the program hands closures to (``helper_call``).
+        self.helpers: set[str] = set()
 
     # -- choices (0 is the simplest, which is where shrinking goes) ----------------------
 
@@ -334,7 +336,7 @@ class Generator(StatementsMixin, IdiomsMixin, TryMixin, TopLevelMixin, Declarati
         plan_declarations(self.fns)
         for fn in self.fns:
             fn.plan_checks()
-        return Program(functions, calls, drain_seed, self.vars, top)
+        return Program(functions, calls, drain_seed, self.vars, top, self.helpers)
 
 
 def programs() -> st.SearchStrategy[Program]:

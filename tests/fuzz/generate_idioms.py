@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .expressions import Assign, Binary, Call, Cond, Expr, Lit, NameTarget
+from .helpers import NAMES, RESULT_KEPT
 from .model import FnKind, Scope, Type, Var, VarKind
 from .statements import Block, BlockStmt, Decl, Declarator, ExprStmt, Guarded, If, Jump, Stmt, Switch
 
@@ -26,15 +27,38 @@ class IdiomsMixin:
     # -- idioms --------------------------------------------------------------------------
 
     def kept_closure(self: Generator, scope: Scope, focus: Var) -> Expr:
-        """A closure that refers to ``focus``, kept (escapes), stored in a function binding, or called."""
+        """A closure that refers to ``focus``, kept (escapes), stored in a function binding, called, or handed to
+        a module-level helper that calls it, keeps it, or runs it later."""
         closure = self.closure(scope, self.pick((FnKind.ARROW, FnKind.EXPRESSION)), focus=[focus])
-        how = self.int(0, 2)
+        how = self.int(0, 3)
         holders = [v for v in self.visible(scope, Type.FN, writable=True) if v is not focus]
         if how == 1 and holders:
             return Assign(self.name_target(self.pick(holders)), "=", closure)
         if how == 2:
             return Call(closure, [])
+        if how == 3:
+            return self.helper_call(closure)
         return Call(Lit("keep"), [closure])
+
+    def helper_write(self: Generator, scope: Scope) -> list[Stmt]:
+        """``hCall(() => { x = ... })``, maybe ``x = ...`` after: a closure that refers to (and may write) a binding
+        of this function, handed to a helper, which decides whether the binding may stay in the frame."""
+        targets = self.visible(scope, writable=True)
+        if not targets or not self.can_nest():
+            return []
+        var = self.pick(targets)
+        closure = self.closure(scope, self.pick((FnKind.ARROW, FnKind.EXPRESSION)), focus=[var])
+        stmts: list[Stmt] = [ExprStmt(self.helper_call(closure))]
+        if self.chance(60):
+            stmts.append(ExprStmt(self.write_of(var, scope, 1)))
+        return stmts
+
+    def helper_call(self: Generator, value: Expr) -> Expr:
+        """``hCall(f)``, ``keep(hWrap(f))``...: ``value`` handed to a helper of ``helpers.py``."""
+        name = self.pick(NAMES)
+        self.helpers.add(name)
+        call = Call(Lit(name), [value])
+        return Call(Lit("keep"), [call]) if name in RESULT_KEPT else call
 
     def branch_write(self: Generator, scope: Scope, budget: int) -> list[Stmt]:
         """A closure that refers to ``x`` and a write of ``x`` on two paths: the arms of an ``if`` or of ``? :``,

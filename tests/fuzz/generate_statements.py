@@ -124,7 +124,8 @@ class StatementsMixin:
                     call = Call(Lit("keep"), [call])  # a generator's object, kept, is run by ``drain``
                 return [Guarded(Block([ExprStmt(call)]))] if self.chance(85) else [ExprStmt(call)]
         if choice == 3:
-            return [ExprStmt(Call(Lit("keep"), [self.fn_value(scope, 1)]))]
+            value = self.fn_value(scope, 1)
+            return [ExprStmt(self.helper_call(value) if self.chance(50) else Call(Lit("keep"), [value]))]
         if choice == 4 and self.can_nest():
             iife = Call(self.closure(scope, self.pick((FnKind.ARROW, FnKind.EXPRESSION))), self.args(scope, 1))
             return [Guarded(Block([ExprStmt(iife)]))]
@@ -161,6 +162,9 @@ class StatementsMixin:
         if choice == 17 and self.can_nest():
             return [self.class_declaration(scope)] if self.chance(50) else self.callback_loop(scope, budget)
         if choice == 18:
+            found = self.helper_write(scope) if self.chance(50) else []
+            if found:
+                return found
             return [ExprStmt(Cond(self.condition(scope), self.num(scope, 2), self.num(scope, 2)))]
         if choice == 19:
             found = self.first_read_loop(scope, budget) if self.chance(25) else self.first_read(scope, budget)

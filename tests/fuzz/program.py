@@ -23,6 +23,7 @@ import json
 from dataclasses import dataclass, field
 
 from .expressions import Expr
+from .helpers import prelude
 from .model import TS, Fn, Mode, Var
 from .statements import FnDecl, Stmt
 
@@ -39,11 +40,14 @@ class Program:
     #: the module's own run-once code after its function declarations: loops whose per-iteration bindings are
     #: decided like a function's (``generate_toplevel.py``).
     top: list[Stmt] = field(default_factory=list)
+    #: the module-level helpers that the program hands closures to (``helpers.py``), printed first.
+    helpers: set[str] = field(default_factory=set)
 
     def render(self, mode: Mode) -> str:
         # The oracle runs the JavaScript as strict code: boxcheck is told so too, since sloppy mode
         # would add bindings (a block-level function's function-wide ``var``, ``block_functions``).
         parts = ['"use strict";'] if mode is TS else []
+        parts += prelude(self.helpers)
         parts += [FnDecl(fn).render(mode, "") for fn in self.functions]
         parts += [stmt.render(mode, "") for stmt in self.top]
         for fn, args in self.calls:

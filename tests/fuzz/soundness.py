@@ -36,6 +36,9 @@ from .model import JS, TS, FnKind
 from .node import NodeOracle, Run, Status
 from .program import Program
 
+#: what the reason of a `stack` verdict says when a capturer is handed to a call of a known function (``decide``).
+KEPT_BY_NO_CALLEE = "which does not keep it"
+
 
 @dataclass(frozen=True, slots=True)
 class Problem:
@@ -68,6 +71,10 @@ class Tally:
     stack: int = 0
     #: `stack` bindings that a closure referring to them checked at run time (entering or resuming).
     stack_exercised: int = 0
+    #: `stack` bindings whose capturer is handed to a function of the program that does not keep it (DESIGN 2.2.1:
+    #: the reason says so), and how many of those were exercised.
+    stack_by_callee: int = 0
+    stack_by_callee_exercised: int = 0
     #: bindings a closure outlived (all are non-`stack` unless a problem was found).
     outlived: int = 0
     storages: Counter = field(default_factory=Counter)
@@ -91,7 +98,8 @@ class Tally:
                 f"{self.value_exercised} of them exercised ({self.value_declared} captured by a function "
                 f"declaration, {self.value_declared_exercised} of those exercised); "
                 f"{self.outlived} outlived by a closure; "
-                f"{self.stack} `stack` verdicts, {self.stack_exercised} of them exercised; "
+                f"{self.stack} `stack` verdicts, {self.stack_exercised} of them exercised ({self.stack_by_callee} "
+                f"by a callee that does not keep the closure, {self.stack_by_callee_exercised} of those exercised); "
                 f"storages {dict(sorted(self.storages.items()))}; known open bugs met: {dict(self.known) or 'none'}")
 
 
@@ -109,7 +117,8 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
     analysis = analyze_text("fuzz.ts", source)
     assert not analysis.syntax, f"the generator printed invalid TypeScript: {analysis.syntax}\n{source}"
     # a class declaration's inner name has the same name as the class: the generator never refers to it
-    verdicts = {d.binding.name: d.storage for d in analysis.decisions if d.binding.kind is not BindingKind.CLASS_NAME}
+    decisions = {d.binding.name: d for d in analysis.decisions if d.binding.kind is not BindingKind.CLASS_NAME}
+    verdicts = {name: d.storage for name, d in decisions.items()}
     run = oracle.run(program.render(JS))
     assert run.status is not Status.ERROR, f"the instrumented program failed:\n{run.message}\n{source}"
     problems: list[Problem] = []
@@ -158,7 +167,11 @@ def check(program: Program, oracle: NodeOracle, tally: Tally | None = None) -> O
                     tally.value_declared_exercised += created
             if storage is Storage.STACK:
                 tally.stack += 1
-                tally.stack_exercised += run.checked.get(var.index, 0) > 0
+                checked = run.checked.get(var.index, 0) > 0
+                tally.stack_exercised += checked
+                if KEPT_BY_NO_CALLEE in decisions[var.name].reason:
+                    tally.stack_by_callee += 1
+                    tally.stack_by_callee_exercised += checked
     if tally is not None:
         tally.programs += 1
         tally.statuses[run.status.value] += 1

@@ -1,0 +1,123 @@
+"""Where an argument lands when the callee is known: the parameter of a function of the same file (DESIGN 2.2.1).
+
+"Passed as an argument" is an escape only because the callee is unknown.
+When the callee is a name that can only hold one function of this file (a
+declaration, or a ``const``/``let``/``var`` initialized with a function or
+arrow and never assigned again), the argument is copied into that
+function's parameter, and the escape graph follows the parameter instead:
+``each(xs, f)`` escapes only if ``each`` stores, returns or hands on its
+``f`` to something that does.  One graph holds every function of the file,
+so recursion and helpers that hand a callback to another helper need no
+fixpoint of their own: reachability is one.
+
+The callee stays unknown (the argument escapes, as before) when a call's
+activation may outlive the caller (an ``async`` function resumes after an
+``await``, a generator runs when its object is iterated), when the callee
+reads its ``arguments`` object (which hands out any argument) or holds a
+direct ``eval`` or ``with`` (whose names nobody can read statically), when
+an ``eval`` or a ``with`` stands between the call and the callee's binding, and
+for a parameter that is a pattern or a rest element.  An argument past the
+last parameter, of a callee that never reads ``arguments``, lands nowhere.
+Imports and other files are not followed: their callees are unknown.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference
+from .words import closure_name
+
+#: what ``Parameters.landing`` says of an argument that no parameter receives and nothing can read.
+DROPPED: Final = "dropped"
+#: the bindings whose value is the function they are initialized with, if nothing assigns them again.
+HOLDERS = frozenset({BindingKind.FUNCTION, BindingKind.FUNCTION_NAME, BindingKind.CONST, BindingKind.LET,
+                     BindingKind.VAR})
+#: the closures a name can call with arguments that land in their parameters.
+CALLABLE = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXPRESSION, ClosureKind.ARROW})
+
+
+class Parameters:
+    """The known callees of one file, asked per argument while the escape graph is built."""
+
+    def __init__(self, model: FileModel) -> None:
+        #: functions whose arguments anything may read: ``arguments``, or ``eval``/``with`` in them or below.
+        self.opaque: set[Closure] = set()
+        for ref in model.references:
+            if ref.binding is None and ref.name == "arguments":
+                owner: Closure | None = ref.closure
+                while owner is not None and owner.kind is ClosureKind.ARROW:
+                    owner = owner.parent
+                if owner is not None:
+                    self.opaque.add(owner)
+        #: functions with a direct ``eval`` or a ``with`` of their own, where a name may not be what it seems.
+        self.dynamic: set[Closure] = {closure for closure in model.closures if closure.dynamic_scope_sites}
+        for closure in self.dynamic:
+            around: Closure | None = closure
+            while around is not None and around not in self.opaque:
+                self.opaque.add(around)
+                around = around.parent
+        self._callees: dict[Binding, Closure | None] = {}
+
+    def callee(self, binding: Binding) -> Closure | None:
+        """The one function ``binding`` can hold when it is called, if it is a function whose parameters the
+        call's arguments land in."""
+        if binding in self._callees:
+            return self._callees[binding]
+        closure = binding.init_closure
+        if closure is not None and not (binding.kind in HOLDERS and closure.kind in CALLABLE
+                                        and closure.scope is not None and not closure.has_syntax_error
+                                        and single_value(binding)):
+            closure = None
+        self._callees[binding] = closure
+        return closure
+
+    def landing(self, call: Reference, index: int) -> tuple[Binding | str, str] | None:
+        """Where the ``index``-th argument of a call of the name ``call`` goes and the edge's note: the callee's
+        parameter, ``DROPPED``, or ``None`` when the callee is unknown or may keep what it is given past the call
+        (the argument escapes)."""
+        binding = call.binding
+        callee = self.callee(binding) if binding is not None and self.static(call.closure, binding) else None
+        if callee is None or callee.is_async or callee.is_generator or callee in self.opaque:
+            return None
+        label = f"`{binding.name}`" if binding is not None else closure_name(callee)
+        if index >= len(callee.parameter_names):
+            return DROPPED, f"passed to {label}, which has no parameter for it"
+        name = callee.parameter_names[index]
+        if name is None:
+            return None
+        assert callee.scope is not None
+        shadowed = callee.scope.shadowed
+        parameter = (shadowed.get(name) if shadowed is not None else None) or callee.scope.declarations.get(name)
+        if parameter is None or parameter.kind is not BindingKind.PARAM:
+            return None
+        return parameter, f"passed to {label} as `{name}`"
+
+
+    def static(self, at: Closure, binding: Binding) -> bool:
+        """No ``eval`` or ``with`` between the call and the callee's binding: a ``with`` object's property or a
+        ``var`` that a sloppy ``eval`` declares could stand for the name at run time."""
+        if not self.dynamic:
+            return True
+        around: Closure | None = at
+        while around is not None:
+            if around in self.dynamic:
+                return False
+            if around is binding.closure:
+                return True
+            around = around.parent
+        return True
+
+
+def passed_to_known_callee(note: str) -> bool:
+    """Is this an escape edge's note of ``landing`` (``passed to `each` as `f` ``)?"""
+    return note.startswith("passed to `")
+
+
+def single_value(binding: Binding) -> bool:
+    """Nothing but its declaration gives ``binding`` a value: a function declaration is never written, a variable
+    at most once, by its initializer (a ``const`` or ``let`` initializer is no write of the binder's)."""
+    writes = [ref for ref in binding.references if ref.is_write]
+    if binding.kind is BindingKind.FUNCTION or binding.kind is BindingKind.FUNCTION_NAME:
+        return not writes
+    return len(writes) <= 1 and all(ref.is_declaration_write for ref in writes)

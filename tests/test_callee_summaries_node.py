@@ -1,0 +1,124 @@
+"""Escape across calls (DESIGN 2.2.1), proven in Node: a closure handed to a function of the same file is `stack`
+only when that function does not keep it, and the oracle sees every helper do what its summary says.
+
+Each helper of ``fuzz/helpers.py`` gets ``function t0(a) { HELPER(() => a); a++; }``: the arrow refers to ``a``,
+which is written after it is made, so ``a`` is `stack` when the arrow does not outlive ``t0`` and `box` when it
+may.  The oracle (docs/fuzzing.md, "The oracle: `stack`") says whether the arrow ran after ``t0`` returned.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from capture_analysis import compiled, parameters
+from capture_analysis.analyze import analyze_text
+
+from .conftest import storage_of
+from .fuzz.expressions import Call, Closure, Lit, NameTarget, Read, Update
+from .fuzz.helpers import HELPERS, KEEPING, RESULT_KEPT
+from .fuzz.model import Fn, FnKind
+from .fuzz.program import Program
+from .fuzz.soundness import Tally, check
+from .test_fuzz_soundness import (
+    PURE_RUN,
+    in_pure_python,
+    needs_node,
+    one_function,
+    oracle,  # noqa: F401 (the fixture)
+    param,
+    seeded_programs,
+)
+
+#: the keeping helpers: the run calls each one's callback after ``t0`` returned (``drain`` calls what ``keep``
+#: was given, and the functions an object it was given holds).
+RUNS_LATER = KEEPING
+#: the helpers that call their callback during the call.
+CALLS_NOW = frozenset(HELPERS) - KEEPING - {"hDrop"}
+
+
+def handed_to(helper: str) -> Program:
+    a = param("a", 1)
+    arrow = Fn(FnKind.ARROW, None, body=Read(a))
+    call = Call(Lit(helper), [Closure(arrow)])
+    if helper in RESULT_KEPT:
+        call = Call(Lit("keep"), [call])
+    program = one_function([call, Update(NameTarget(a), "++", prefix=False)], [a], [(arrow, a)])
+    program.helpers = {helper}
+    return program
+
+
+@needs_node
+@pytest.mark.parametrize("helper", list(HELPERS))
+def test_a_closure_handed_to_a_helper_is_stack_exactly_when_the_helper_does_not_keep_it(oracle, helper):  # noqa: F811
+    program = handed_to(helper)
+    tally = Tally()
+    outcome = check(program, oracle, tally)
+    assert outcome.problems == [], outcome.source
+    storage = storage_of(analyze_text("fuzz.ts", outcome.source), "a")
+    assert storage == ("box" if helper in KEEPING else "stack"), outcome.source
+    # the helper does what the table says: the oracle saw the arrow outlive `t0`, or run inside it
+    assert (outcome.run.outlived != {}) is (helper in RUNS_LATER), outcome.run
+    assert (outcome.run.checked != {}) is (helper in RUNS_LATER | CALLS_NOW), outcome.run
+    assert tally.stack_by_callee == (0 if helper in KEEPING or helper == "hDrop" else 1)
+
+
+def store_read_as_a_call(real):
+    """``Parameters.landing`` with every parameter of a known callee read as one that is only called: the
+    argument lands nowhere, so no store, return or hand-off of the callee's is seen."""
+
+    def landing(self, call, index):
+        if call.binding is not None and self.callee(call.binding) is not None:
+            return parameters.DROPPED, "passed to a callee read as one that only calls it"
+        return real(self, call, index)
+
+    return landing
+
+
+def skip_into_pure_python(request, tmp_path) -> bool:
+    """The summary is patched in ``parameters``, which compiled callers never look up: on a compiled build, the
+    test runs again in a process that imports the pure-Python sources."""
+    if compiled():
+        assert not os.environ.get(PURE_RUN), "the copy without extension modules imported a compiled build"
+        in_pure_python(request, tmp_path)
+        return True
+    return False
+
+
+@needs_node
+def test_the_oracle_refutes_a_summary_that_reads_a_store_as_a_call(oracle, monkeypatch, request, tmp_path):  # noqa: F811
+    if skip_into_pure_python(request, tmp_path):
+        return
+    monkeypatch.setattr(parameters.Parameters, "landing", store_read_as_a_call(parameters.Parameters.landing))
+    outcome = check(handed_to("hKeep"), oracle)
+    assert [(p.binding, p.storage) for p in outcome.problems] == [("a", "stack")]
+
+
+#: how many seeded programs the broken summary gets to be found in.
+BROKEN_SUMMARY_PROGRAMS = 300
+
+
+@needs_node
+def test_the_fuzzer_finds_a_summary_that_reads_a_store_as_a_call(oracle, monkeypatch, request, tmp_path):  # noqa: F811
+    """With the summary broken, a bounded seeded run finds a `stack` verdict Node refutes, for a binding the real
+    summary does not call `stack`."""
+    if skip_into_pure_python(request, tmp_path):
+        return
+    real = parameters.Parameters.landing
+    broken = store_read_as_a_call(real)
+    monkeypatch.setattr(parameters.Parameters, "landing", broken)
+    tally = Tally()
+    for program in seeded_programs(3, BROKEN_SUMMARY_PROGRAMS):
+        outcome = check(program, oracle, tally)
+        refuted = [p for p in outcome.problems if p.storage == "stack"]
+        if not refuted:
+            continue
+        monkeypatch.setattr(parameters.Parameters, "landing", real)
+        truth = analyze_text("fuzz.ts", outcome.source)
+        monkeypatch.setattr(parameters.Parameters, "landing", broken)
+        caused = [p for p in refuted if storage_of(truth, p.binding) != "stack"]
+        if caused:
+            print(f"\nfound after {tally.programs} programs: {caused[0]}")
+            return
+    pytest.fail(f"no refuted `stack` in {tally.programs} programs ({tally.line()})")
