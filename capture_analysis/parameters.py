@@ -26,13 +26,15 @@ from __future__ import annotations
 from typing import Final
 
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference
-from .words import closure_name
 
 #: what ``Parameters.landing`` says of an argument that no parameter receives and nothing can read.
 DROPPED: Final = "dropped"
 #: the bindings whose value is the function they are initialized with, if nothing assigns them again.
 HOLDERS = frozenset({BindingKind.FUNCTION, BindingKind.FUNCTION_NAME, BindingKind.CONST, BindingKind.LET,
                      BindingKind.VAR})
+#: globals whose first argument the language runs during the call and drops: ``new Promise(executor)`` calls the
+#: executor at once and keeps only the promise (``Promise(f)`` without ``new`` throws before it reads ``f``).
+RUN_AND_DROP_GLOBALS = frozenset({"Promise"})
 #: the closures a name can call with arguments that land in their parameters.
 CALLABLE = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXPRESSION, ClosureKind.ARROW})
 
@@ -77,10 +79,14 @@ class Parameters:
         parameter, ``DROPPED``, or ``None`` when the callee is unknown or may keep what it is given past the call
         (the argument escapes)."""
         binding = call.binding
-        callee = self.callee(binding) if binding is not None and self.static(call.closure, binding) else None
+        if binding is None:
+            if call.name in RUN_AND_DROP_GLOBALS and index == 0 and self.static(call.closure, None):
+                return DROPPED, f"passed to `{call.name}`, which runs it during the call and drops it"
+            return None
+        callee = self.callee(binding) if self.static(call.closure, binding) else None
         if callee is None or callee.is_async or callee.is_generator or callee in self.opaque:
             return None
-        label = f"`{binding.name}`" if binding is not None else closure_name(callee)
+        label = f"`{binding.name}`"
         if index >= len(callee.parameter_names):
             return DROPPED, f"passed to {label}, which has no parameter for it"
         name = callee.parameter_names[index]
@@ -94,16 +100,16 @@ class Parameters:
         return parameter, f"passed to {label} as `{name}`"
 
 
-    def static(self, at: Closure, binding: Binding) -> bool:
-        """No ``eval`` or ``with`` between the call and the callee's binding: a ``with`` object's property or a
-        ``var`` that a sloppy ``eval`` declares could stand for the name at run time."""
+    def static(self, at: Closure, binding: Binding | None) -> bool:
+        """No ``eval`` or ``with`` between the call and the callee's binding (``None``: a global, up to the module):
+        a ``with`` object's property or a ``var`` that a sloppy ``eval`` declares could stand for the name."""
         if not self.dynamic:
             return True
         around: Closure | None = at
         while around is not None:
             if around in self.dynamic:
                 return False
-            if around is binding.closure:
+            if binding is not None and around is binding.closure:
                 return True
             around = around.parent
         return True

@@ -109,7 +109,7 @@ def test_the_fuzzer_finds_a_summary_that_reads_a_store_as_a_call(oracle, monkeyp
     broken = store_read_as_a_call(real)
     monkeypatch.setattr(parameters.Parameters, "landing", broken)
     tally = Tally()
-    for program in seeded_programs(3, BROKEN_SUMMARY_PROGRAMS):
+    for program in seeded_programs(5, BROKEN_SUMMARY_PROGRAMS):
         outcome = check(program, oracle, tally)
         refuted = [p for p in outcome.problems if p.storage == "stack"]
         if not refuted:

@@ -130,12 +130,14 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     arguments = node.child_by_field_id(binder.fields.arguments)
     if arguments is not None:
         if arguments.kind_id == kinds.arguments:
-            if not is_new and callee is not None and callee.kind_id == kinds.identifier \
+            if callee is not None and callee.kind_id == kinds.identifier \
                     and arguments.named_child_count and named_callee(binder, callee):
-                # ``each(xs, f)``: the callee is a name, which may hold a function whose parameters are known
-                # (``parameters``); its reference is made here, first, as the visit below would make it.
+                # ``each(xs, f)``, ``new Promise(f)``: the callee is a name, which may hold a function whose
+                # parameters are known (``parameters``); its reference is made here, first, as the visit below
+                # would make it.
                 ref = binder.reference(callee, scope, read=True, write=False,
-                                       use=AWAITED_CALLEE_USE if use is AWAITED_USE else CALLEE_USE)
+                                       use=CONSTRUCTED_USE if is_new else
+                                       AWAITED_CALLEE_USE if use is AWAITED_USE else CALLEE_USE)
                 visit_arguments(binder, arguments, scope, ref)
                 return
             binder.visit_named(arguments, scope, ARGUMENT_USE)
@@ -164,13 +166,16 @@ def named_callee(binder: Binder, callee: Node) -> bool:
 
 def visit_arguments(binder: Binder, arguments: Node, scope: Scope, callee: Reference) -> None:
     """Each argument's use says which it is, up to the first spread, after which no position is known."""
-    children = [child for child in named(arguments) if child.kind_id != binder.kinds.comment]
+    kinds = binder.kinds
+    children = [child for child in named(arguments) if child.kind_id != kinds.comment]
     uses: list[Use] = []
+    values = kinds.argument_values
     for index, child in enumerate(children):
         if child.type == "spread_element":
             uses.extend(ARGUMENT_USE for _ in children[index:])
             break
-        uses.append(Use(UseKind.ESCAPE, ARGUMENT_USE.why, (callee, index)))
+        uses.append(Use(UseKind.ESCAPE, ARGUMENT_USE.why, (callee, index)) if child.kind_id in values
+                    else ARGUMENT_USE)
     for child, argument_use in zip(reversed(children), reversed(uses), strict=True):
         binder.visit(child, scope, argument_use)
 

@@ -179,6 +179,11 @@ class Kinds:
         self.plain_parameters = frozenset(named(name) for name in (
             "identifier", "rest_pattern", "object_pattern", "array_pattern", "assignment_pattern"))
         self.transparent = present(TRANSPARENT)
+        #: an argument of one of these kinds may hand its value itself to the callee (a name, a function, or a
+        #: wrapper, ``? :``, ``&&`` or sequence around one): only such an argument is worth a use of its own.
+        self.argument_values = present(("identifier", "function_expression", "function", "arrow_function",
+                                        "generator_function", "ternary_expression", "binary_expression",
+                                        "sequence_expression", *TRANSPARENT))
         self.logical_operators = frozenset(token(text) for text in LOGICAL_OPS)
         #: the tokens of a function's head that ``functions.visit_function`` looks for, and their text.
         self.function_words = {token(text): text for text in ("async", "get", "set", "*", "=>", "function")}

@@ -5,7 +5,7 @@ parameter: a closure passed to a helper that only calls it does not escape,
 one passed to a helper that keeps it does.  Each helper here does one thing
 with its callback parameter, the way real helpers do: call it (directly,
 ``?.()``, ``.call``, through a local copy, a non-escaping inner arrow,
-another helper, recursion), keep it (``keep``, an escaping inner arrow,
+another helper, recursion, a ``new Promise`` executor), keep it (``keep``, an escaping inner arrow,
 another helper, recursion, returned, in an object, through ``arguments``),
 or run it after the caller returned (``await``, ``then``, a generator).
 They are printed verbatim in both prints, uninstrumented: their own
@@ -32,6 +32,8 @@ HELPERS: dict[str, str] = {
     "hCallMutual": ("function hCallMutual(f, n = 3) { if (n > 0) { hCallMutualB(f, n - 1); } else { f(); } }\n"
                     "function hCallMutualB(g, n) { hCallMutual(g, n); }"),
     "hDrop": "function hDrop() { return 0; }",
+    "hPromise": "function hPromise(f) { return new Promise((resolve) => { f(); resolve(0); }); }",
+    "hPromiseDirect": "function hPromiseDirect(f) { new Promise(f); }",
     "hKeep": "function hKeep(f) { keep(f); }",
     "hKeepInner": "function hKeepInner(f) { keep(() => f()); }",
     "hKeepVia": "function hKeepVia(f) { hKeep(f); }",
@@ -46,6 +48,7 @@ HELPERS: dict[str, str] = {
     "hWrap": "function hWrap(f) { return () => f(); }",
     "hAwait": "async function hAwait(f) { await null; f(); }",
     "hThen": "function hThen(f) { Promise.resolve().then(f); }",
+    "hPromiseKeep": "function hPromiseKeep(f) { new Promise((resolve) => { keep(f); resolve(0); }); }",
     "hGenerator": "function* hGenerator(f) { yield 0; f(); }",
 }
 
@@ -63,7 +66,7 @@ RESULT_KEPT = frozenset({"hReturn", "hWrap", "hGenerator"})
 #: the helpers that may let the callback run after the call returned (the others only call it or drop it).
 KEEPING = frozenset({"hKeep", "hKeepInner", "hKeepVia", "hKeepRecur", "hKeepObject", "hKeepArguments", "hKeepRest",
                      "hKeepAfterCall", "hKeepStoredLocal", "hSwapped", "hReturn", "hWrap", "hAwait", "hThen",
-                     "hGenerator"})
+                     "hPromiseKeep", "hGenerator"})
 
 NAMES = tuple(HELPERS)
 
