@@ -55,6 +55,7 @@ SUBCOMMANDS: dict[str, str] = {
     "rule": "capture_analysis.commands.rule",
     "verify": "capture_analysis.commands.verify",
     "graph": "capture_analysis.commands.graph",
+    "summaries": "capture_analysis.commands.summaries",
     "lsp": "capture_analysis.commands.lsp",
 }
 #: standard input as a PATH; it is reported under ``--stdin-filename``, else under this name.
@@ -64,6 +65,7 @@ EPILOG = """commands:
   boxcheck rule RULE|--all        print a rule's documentation, or every rule's (in code order)
   boxcheck graph FILE [-f NAME]   draw a file's closures and the storage of what they capture (Graphviz)
   boxcheck verify PATH...         check the //~ inline expectations of fixtures
+  boxcheck summaries PATH...      what each function does with its parameters (escapes or not), as Go's -m
   boxcheck lsp                    run the language server (LSP over standard input and output)
   `boxcheck COMMAND --help` shows a command's options.
 

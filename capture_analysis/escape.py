@@ -129,8 +129,10 @@ class ValueFlow:
 class EscapeGraph:
     """Built on first use: most files decide every binding `local` or `value` and never ask."""
 
-    def __init__(self, model: FileModel):
+    def __init__(self, model: FileModel, parameters: bool = False):
+        """``parameters``: keep what every parameter reaches too, not only closures (``boxcheck summaries``)."""
         self.model = model
+        self.keeps_parameters = parameters
         self._graph: ValueFlow | None = None
         self._escaping: set[FlowNode] = set()
         self._toward_escape: dict[FlowNode, FlowNode] = {}
@@ -214,6 +216,8 @@ class EscapeGraph:
             successors.setdefault(source, []).append(target)
         kept: set[FlowNode] = {ESCAPE}
         work: list[FlowNode] = [closure for closure in self.model.closures if not closure.is_module]
+        if self.keeps_parameters:
+            work += [binding for binding in self.model.bindings if binding.kind is BindingKind.PARAM]
         kept.update(work)
         while work:
             for target in successors.get(work.pop(), ()):
@@ -276,9 +280,9 @@ class EscapeGraph:
     def _escape(self, source: FlowNode, use: Use, offset: int) -> None:
         """An escaping use, unless it is an argument of a known callee: then it lands in the callee's parameter
         (``parameters``), or nowhere."""
-        if isinstance(use.target, tuple):
+        if use.index >= 0 and isinstance(use.target, Reference):
             assert self._parameters is not None
-            landing = self._parameters.landing(*use.target)
+            landing = self._parameters.landing(use.target, use.index)
             if landing is not None:
                 target, why = landing
                 if isinstance(target, Binding):
@@ -348,9 +352,10 @@ class EscapeGraph:
                         found.append((offset, why, target))
         return found
 
-    def escape_chain(self, closure: Closure) -> list[Step]:
-        """A shortest path from ``closure`` to ``ESCAPE``, one step per edge."""
-        if not self.escapes(closure):
+    def escape_chain(self, closure: Closure | Binding) -> list[Step]:
+        """A shortest path from ``closure`` (or a parameter, when the graph keeps them) to ``ESCAPE``, one step per
+        edge."""
+        if self.graph is None or closure not in self._escaping:
             return []
         steps = []
         source: FlowNode = closure

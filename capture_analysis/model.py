@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import enum
 from dataclasses import dataclass, field
-from typing import Final, TypeAlias
+from typing import Final
 
 
 class ScopeKind(enum.Enum):
@@ -134,27 +134,27 @@ class UseKind(enum.Enum):
     FLOW = "flow"
 
 
-#: FLOW: the ``Binding`` (declaration) or write ``Reference`` copied into; ESCAPE: an argument's (callee, index).
-UseTarget: TypeAlias = "Binding | Reference | tuple[Reference, int] | None"
-
-
 class Use:
     """What the expression around a value does with it; compared by value, as a frozen record."""
 
-    __slots__ = ("kind", "target", "why")
+    __slots__ = ("index", "kind", "target", "why")
 
-    def __init__(self, kind: UseKind, why: str = "", target: UseTarget = None) -> None:
+    def __init__(self, kind: UseKind, why: str = "", target: Binding | Reference | None = None, index: int = -1):
         self.kind: Final = kind
         self.why: Final = why
+        #: FLOW: the ``Binding`` (declaration) or write ``Reference`` copied into; ESCAPE, an argument of a call of a
+        #: name (``index`` >= 0, for ``parameters``): the callee's ``Reference``.
         self.target: Final = target
+        self.index: Final = index
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Use):
             return NotImplemented
-        return self.kind is other.kind and self.why == other.why and self.target is other.target
+        return (self.kind is other.kind and self.why == other.why and self.target is other.target
+                and self.index == other.index)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.why, self.target))
+        return hash((self.kind, self.why, self.target, self.index))
 
 
 SAFE_USE = Use(UseKind.SAFE)

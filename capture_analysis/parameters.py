@@ -84,21 +84,26 @@ class Parameters:
                 return DROPPED, f"passed to `{call.name}`, which runs it during the call and drops it"
             return None
         callee = self.callee(binding) if self.static(call.closure, binding) else None
-        if callee is None or callee.is_async or callee.is_generator or callee in self.opaque:
+        if callee is None or self.unfollowed(callee) is not None:
             return None
         label = f"`{binding.name}`"
         if index >= len(callee.parameter_names):
             return DROPPED, f"passed to {label}, which has no parameter for it"
         name = callee.parameter_names[index]
-        if name is None:
-            return None
-        assert callee.scope is not None
-        shadowed = callee.scope.shadowed
-        parameter = (shadowed.get(name) if shadowed is not None else None) or callee.scope.declarations.get(name)
-        if parameter is None or parameter.kind is not BindingKind.PARAM:
+        parameter = parameter_binding(callee, name)
+        if parameter is None:
             return None
         return parameter, f"passed to {label} as `{name}`"
 
+    def unfollowed(self, callee: Closure) -> str | None:
+        """Why a call of ``callee`` takes every argument to escape, whatever the callee's code does with it."""
+        if callee.is_async:
+            return "an async function, whose call may resume after the caller returned"
+        if callee.is_generator:
+            return "a generator, whose calls live on in the generator objects they return"
+        if callee in self.opaque:
+            return "it reads its `arguments` object, or holds a direct `eval` or a `with`"
+        return None
 
     def static(self, at: Closure, binding: Binding | None) -> bool:
         """No ``eval`` or ``with`` between the call and the callee's binding (``None``: a global, up to the module):
@@ -113,6 +118,17 @@ class Parameters:
                 return True
             around = around.parent
         return True
+
+
+def parameter_binding(callee: Closure, name: str | None) -> Binding | None:
+    """The parameter an argument lands in: ``None`` for a pattern or a rest element (``name`` is ``None``).  With
+    parameter expressions, a body ``var`` of the same name is another binding (``Scope.shadowed``)."""
+    scope = callee.scope
+    if name is None or scope is None:
+        return None
+    shadowed = scope.shadowed
+    parameter = (shadowed.get(name) if shadowed is not None else None) or scope.declarations.get(name)
+    return parameter if parameter is not None and parameter.kind is BindingKind.PARAM else None
 
 
 def passed_to_known_callee(note: str) -> bool:

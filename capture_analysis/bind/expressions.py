@@ -174,7 +174,7 @@ def visit_arguments(binder: Binder, arguments: Node, scope: Scope, callee: Refer
         if child.type == "spread_element":
             uses.extend(ARGUMENT_USE for _ in children[index:])
             break
-        uses.append(Use(UseKind.ESCAPE, ARGUMENT_USE.why, (callee, index)) if child.kind_id in values
+        uses.append(Use(UseKind.ESCAPE, ARGUMENT_USE.why, callee, index) if child.kind_id in values
                     else ARGUMENT_USE)
     for child, argument_use in zip(reversed(children), reversed(uses), strict=True):
         binder.visit(child, scope, argument_use)
