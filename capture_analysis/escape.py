@@ -42,7 +42,7 @@ from collections.abc import Container, Iterator
 from typing import TYPE_CHECKING, TypeAlias
 
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, Use, UseKind
-from .parameters import Parameters, passed_to_known_callee
+from .parameters import RUN, Parameters, passed_to_known_callee
 from .results import Step, StepRole
 from .words import closure_name
 
@@ -58,6 +58,8 @@ Note: TypeAlias = "tuple[int, str | Closure]"
 NetworkxGraph: TypeAlias = "nx.DiGraph[FlowNode, dict[str, object], dict[str, object]]"
 
 ESCAPE = "ESCAPE"
+#: the reason of an argument's escaping use (``bind.expressions.ARGUMENT_USE``).
+ARGUMENT = "passed as an argument"
 #: what is called other than by an ``await`` in its own activation (``_calls_outliving_the_caller``).
 CALLED = "CALLED"
 ASYNC = "an async function called without `await`, whose call may resume after the caller returned"
@@ -279,7 +281,8 @@ class EscapeGraph:
 
     def _escape(self, source: FlowNode, use: Use, offset: int) -> None:
         """An escaping use, unless it is an argument of a known callee: then it lands in the callee's parameter
-        (``parameters``), or nowhere."""
+        (``parameters``), or nowhere, as the callback of a builtin that runs it and drops it does
+        (``bind.containers``)."""
         if use.index >= 0 and isinstance(use.target, Reference):
             assert self._parameters is not None
             landing = self._parameters.landing(use.target, use.index)
@@ -288,7 +291,12 @@ class EscapeGraph:
                 if isinstance(target, Binding):
                     self.callee_parameters.add(target)
                     self._edge(source, target, offset, why)
+                elif target is RUN:
+                    self._edge(source, CALLED, offset, why)  # an async executor still runs on after the call
                 return
+        elif offset in self.model.dropped_callbacks and use.why == ARGUMENT:
+            self._edge(source, CALLED, offset, "called by a builtin that drops it")  # async: see CALLED
+            return
         self._edge(source, ESCAPE, offset, use.why)
 
     def _flow(self, source: FlowNode, activation: Closure | None, target: object, offset: int) -> None:

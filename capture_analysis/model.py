@@ -1,9 +1,7 @@
 """The data the scope builder produces: scopes, bindings, references, closures.
 
-No phase's logic lives here: only properties and lookups derived from the
-records' own fields.  Offsets are UTF-8 byte offsets into
-``SourceFile.data``; positions are computed only for what is reported
-(``source.SourceFile.position``).
+No phase's logic lives here: only properties and lookups derived from the records' own fields.  Offsets are
+UTF-8 byte offsets into ``SourceFile.data``; positions are computed only for what is reported.
 """
 
 from __future__ import annotations
@@ -142,8 +140,7 @@ class Use:
     def __init__(self, kind: UseKind, why: str = "", target: Binding | Reference | None = None, index: int = -1):
         self.kind: Final = kind
         self.why: Final = why
-        #: FLOW: the ``Binding`` (declaration) or write ``Reference`` copied into; ESCAPE, an argument of a call of a
-        #: name (``index`` >= 0, for ``parameters``): the callee's ``Reference``.
+        #: FLOW: the ``Binding`` or write ``Reference`` copied into; ESCAPE with an ``index`` >= 0: the callee's.
         self.target: Final = target
         self.index: Final = index
 
@@ -486,6 +483,8 @@ class FileModel:
     closures: list[Closure]
     bindings: list[Binding]
     references: list[Reference]
+    #: where the callback of a builtin that runs it and drops it stands (``xs.forEach(f)``: ``bind.containers``).
+    dropped_callbacks: frozenset[int] = frozenset()
 
     def release(self) -> None:
         """Breaks the model's cycles once nothing reads it again (it is unusable after): refcounting then frees

@@ -29,6 +29,8 @@ from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Refere
 
 #: what ``Parameters.landing`` says of an argument that no parameter receives and nothing can read.
 DROPPED: Final = "dropped"
+#: of one that the callee runs during the call and drops (an async one may still run on after it).
+RUN: Final = "run"
 #: the bindings whose value is the function they are initialized with, if nothing assigns them again.
 HOLDERS = frozenset({BindingKind.FUNCTION, BindingKind.FUNCTION_NAME, BindingKind.CONST, BindingKind.LET,
                      BindingKind.VAR})
@@ -81,7 +83,7 @@ class Parameters:
         binding = call.binding
         if binding is None:
             if call.name in RUN_AND_DROP_GLOBALS and index == 0 and self.static(call.closure, None):
-                return DROPPED, f"passed to `{call.name}`, which runs it during the call and drops it"
+                return RUN, f"passed to `{call.name}`, which runs it during the call and drops it"
             return None
         callee = self.callee(binding) if self.static(call.closure, binding) else None
         if callee is None or self.unfollowed(callee) is not None:

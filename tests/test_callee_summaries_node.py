@@ -9,6 +9,7 @@ may.  The oracle (docs/fuzzing.md, "The oracle: `stack`") says whether the arrow
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 import pytest
 
@@ -16,9 +17,9 @@ from capture_analysis import compiled, parameters
 from capture_analysis.analyze import analyze_text
 
 from .conftest import storage_of
-from .fuzz.expressions import Call, Closure, Lit, NameTarget, Read, Update
+from .fuzz.expressions import Call, Closure, Expr, Lit, NameTarget, Read, Update
 from .fuzz.helpers import HELPERS, KEEPING, RESULT_KEPT
-from .fuzz.model import Fn, FnKind
+from .fuzz.model import TS, Fn, FnKind, Mode
 from .fuzz.program import Program
 from .fuzz.soundness import Tally, check
 from .test_fuzz_soundness import (
@@ -122,3 +123,66 @@ def test_the_fuzzer_finds_a_summary_that_reads_a_store_as_a_call(oracle, monkeyp
             print(f"\nfound after {tally.programs} programs: {caused[0]}")
             return
     pytest.fail(f"no refuted `stack` in {tally.programs} programs ({tally.line()})")
+
+
+# -- builtins that run a callback and drop it, on receivers known to be arrays, maps or sets --------------------
+
+
+@dataclass(eq=False)
+class Joined(Expr):
+    """Its parts printed one after the other; ``Typed`` parts differ between the prints."""
+
+    parts: list[Expr]
+
+    def render(self, mode: Mode) -> str:
+        return "".join(part.render(mode) for part in self.parts)
+
+
+@dataclass(eq=False)
+class Typed(Expr):
+    """``: annotation``, in the TypeScript print only."""
+
+    annotation: str
+
+    def render(self, mode: Mode) -> str:
+        return f": {self.annotation}" if mode is TS else ""
+
+
+#: the receiver's declared type and value (none: the call names its receiver), the call (``CB``: the arrow), and
+#: what `a`, which the arrow reads and ``t0`` writes after the call, must be.
+BUILTIN_CASES = {
+    "array literal .forEach": (None, "[1, 2].forEach(CB)", "stack"),
+    "array literal .map": (None, "[1, 2].map(CB)", "stack"),
+    "Object.keys(...).some": (None, "Object.keys({ k: 1 }).some(CB)", "stack"),
+    "new Promise executor": (None, "new Promise(CB)", "stack"),
+    "declared number[] .filter": (("number[]", "[1, 2]"), "xs.filter(CB)", "stack"),
+    "declared Array<number> .sort": (("Array<number>", "[2, 1]"), "xs.sort(CB)", "stack"),
+    "declared readonly tuple .reduce": (("readonly [number, number]", "[1, 2]"), "xs.reduce(CB, 0)", "stack"),
+    "declared Map .forEach": (("Map<number, number>", "new Map([[1, 2]])"), "xs.forEach(CB)", "stack"),
+    "declared ReadonlySet .forEach": (("ReadonlySet<number>", "new Set([1])"), "xs.forEach(CB)", "stack"),
+    "declared any .forEach, which keeps": (("any", "{ forEach(f) { keep(f); } }"), "xs.forEach(CB)", "box"),
+    "declared Map .map, no such method": (("Map<number, number>", "Object.assign(new Map(), { map: keep })"),
+                                           "xs.map(CB)", "box"),
+}
+
+
+def builtin_program(receiver: tuple[str, str] | None, call: str) -> Program:
+    """``function t0(a) { [const xs: T = v;] CALL; a++; }``, the arrow ``() => a`` in place of ``CB``."""
+    a = param("a", 1)
+    arrow = Fn(FnKind.ARROW, None, body=Read(a))
+    before, _, after = call.partition("CB")
+    body: list[Expr] = [Joined([Lit(before), Closure(arrow), Lit(after)]), Update(NameTarget(a), "++", prefix=False)]
+    if receiver is not None:
+        annotation, value = receiver
+        body.insert(0, Joined([Lit("const xs"), Typed(annotation), Lit(f" = {value}")]))
+    return one_function(body, [a], [(arrow, a)])
+
+
+@needs_node
+@pytest.mark.parametrize(("receiver", "call", "storage"), list(BUILTIN_CASES.values()), ids=list(BUILTIN_CASES))
+def test_a_callback_a_builtin_runs_and_drops_is_stack_and_node_agrees(oracle, receiver, call, storage):  # noqa: F811
+    outcome = check(builtin_program(receiver, call), oracle)
+    assert outcome.problems == [], outcome.source
+    assert storage_of(analyze_text("fuzz.ts", outcome.source), "a") == storage, outcome.source
+    assert (outcome.run.outlived != {}) is (storage == "box"), outcome.run
+    assert outcome.run.checked != {}, "the arrow never ran: nothing was tested"

@@ -53,6 +53,7 @@ from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
+from .containers import dropped_callbacks
 from .syntax import WIDE, decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node
@@ -94,6 +95,9 @@ class Binder:
         self.name_memo: dict[bytes, str] = {}
         #: the use of a method call's receiver, by the method's name (``expressions.visit_member``).
         self.receiver_uses: dict[bytes, Use] = {}
+        #: the callbacks of builtins and the bindings known to hold containers, as the walk finds them (``containers``).
+        self.callbacks: dict[int, tuple[int, str]] = {}
+        self.containers: dict[Binding, str] = {}
         #: an identifier named ``arguments`` was met (``mapped_arguments``), escaped or not.
         self.names_arguments = False
         self.fields = field_ids(tree.language)
@@ -123,7 +127,8 @@ class Binder:
             mapped_arguments.mark(self.references, root, self.data, self.path)
         runs_once.mark(self.closures, root, self.data)
         self.build_flows()
-        return FileModel(module, self.closures, self.bindings, self.references)
+        dropped = dropped_callbacks(self) if self.callbacks else frozenset()
+        return FileModel(module, self.closures, self.bindings, self.references, dropped)
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
         if node is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import AWAITED_CALLEE_USE, CALLEE_USE, SAFE_USE, Reference, Scope, Use, UseKind
+from .containers import record_callback
 from .patterns import later_write
 from .statements import bind_using, using_declarator
 from .syntax import (
@@ -140,6 +141,8 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
                                        AWAITED_CALLEE_USE if use is AWAITED_USE else CALLEE_USE)
                 visit_arguments(binder, arguments, scope, ref)
                 return
+            if not is_new and callee is not None and callee.kind_id in kinds.members:
+                record_callback(binder, callee, arguments)  # ``xs.forEach(f)``
             binder.visit_named(arguments, scope, ARGUMENT_USE)
         else:
             # A tagged template passes every substituted value to the tag.

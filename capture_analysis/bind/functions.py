@@ -24,6 +24,7 @@ from ..model import (
     Use,
     UseKind,
 )
+from .containers import declared_container
 from .patterns import later_declare
 from .syntax import Node, escaping, has_decorator, named
 
@@ -168,6 +169,7 @@ def parameter(binder: Binder, param: Node, fscope: Scope) -> None:
         return
     if pattern.kind_id == kinds.identifier:
         binding = binder.declare(pattern, BindingKind.PARAM, fscope, param.end_byte)
+        declared_container(binder, binding, param.child_by_field_id(binder.fields.type))
         if value is not None:
             binder.name_literal(value, binding.name)
             binder.visit(value, fscope, Use(UseKind.FLOW, "default value", binding))

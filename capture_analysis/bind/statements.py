@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
+from .containers import ARRAY_LITERAL, declared_container
 from .patterns import later_declare, later_write
 from .syntax import PATTERN_USE, Node, escaping, named, using_declaration
 
@@ -218,8 +219,11 @@ def declare_one(binder: Binder, node: Node, name: Node | None, value: Node | Non
                       (value.start_byte, value.end_byte) if value is not None else None)
         return
     binding = binder.declare(name, kind, target, init_offset, loop)
+    declared_container(binder, binding, node.child_by_field_id(binder.fields.type))
     if value is None:
         return
+    if value.type == "array":
+        binder.containers.setdefault(binding, ARRAY_LITERAL)
     if kind is BindingKind.VAR:
         binder.reference(name, scope, read=False, write=True, declaration_write=True, effect=node.end_byte - 1)
     else:

@@ -46,6 +46,7 @@ class Fields:
     property: int
     right: int
     source: int
+    type: int
     value: int
 
 
