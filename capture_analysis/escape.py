@@ -303,9 +303,12 @@ class EscapeGraph:
         self._edge(source, *flow_edge(activation, target, offset))
 
     def _reference_edges(self, ref: Reference, binding: Binding) -> None:
+        use = ref.use
+        # Most references are no argument of a known callee or a builtin: those take the plain way.
+        special = use.index >= 0 or (use.kind is UseKind.ESCAPE and ref.start in self.model.dropped_callbacks)
         for target, offset, why in reference_edges(ref, binding, self._edges):
-            if target == ESCAPE and ref.use.kind is UseKind.ESCAPE and ref.is_read:
-                self._escape(binding, ref.use, offset)
+            if special and target == ESCAPE and ref.is_read:
+                self._escape(binding, use, offset)
             else:
                 self._edge(binding, target, offset, why)
 

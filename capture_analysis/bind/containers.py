@@ -53,15 +53,15 @@ SHADOWED_CONTAINERS = re.compile(rb"\b(?:interface|type|class|enum|namespace)\s+
 
 def record_callback(binder: Binder, member: Node, arguments: Node) -> None:
     """``RECEIVER.forEach(f, ...)``: record where ``f`` stands, with the receiver to check once names are bound."""
-    prop = member.child_by_field_id(binder.fields.property)
-    obj = member.child_by_field_id(binder.fields.object)
-    if prop is None or obj is None or member.type != "member_expression":
+    if member.kind_id != binder.kinds.member_expression:
         return
-    method = binder.data[prop.start_byte:prop.end_byte]
-    if method not in ARRAY_CALLBACKS:
+    prop = member.child_by_field_id(binder.fields.property)
+    method = binder.data[prop.start_byte:prop.end_byte] if prop is not None else b""
+    obj = member.child_by_field_id(binder.fields.object) if method in ARRAY_CALLBACKS else None
+    if obj is None:
         return
     first = next((child for child in named(arguments) if child.kind_id != binder.kinds.comment), None)
-    if first is None or first.type == "spread_element":
+    if first is None or first.kind_id == binder.kinds.spread_element:
         return
     needs = COLLECTION if method in COLLECTION_CALLBACKS else ARRAY
     obj = binder.kinds.bare(obj)

@@ -170,16 +170,21 @@ def named_callee(binder: Binder, callee: Node) -> bool:
 def visit_arguments(binder: Binder, arguments: Node, scope: Scope, callee: Reference) -> None:
     """Each argument's use says which it is, up to the first spread, after which no position is known."""
     kinds = binder.kinds
-    children = [child for child in named(arguments) if child.kind_id != kinds.comment]
-    uses: list[Use] = []
     values = kinds.argument_values
-    for index, child in enumerate(children):
-        if child.type == "spread_element":
-            uses.extend(ARGUMENT_USE for _ in children[index:])
-            break
-        uses.append(Use(UseKind.ESCAPE, ARGUMENT_USE.why, callee, index) if child.kind_id in values
-                    else ARGUMENT_USE)
-    for child, argument_use in zip(reversed(children), reversed(uses), strict=True):
+    comment = kinds.comment
+    spread = kinds.spread_element
+    pending: list[tuple[Node, Use]] = []
+    index = 0
+    known = True
+    for child in named(arguments):
+        kind = child.kind_id
+        if kind == comment:
+            continue
+        known = known and kind != spread
+        pending.append((child, Use(UseKind.ESCAPE, ARGUMENT_USE.why, callee, index) if known and kind in values
+                        else ARGUMENT_USE))
+        index += 1
+    for child, argument_use in reversed(pending):
         binder.visit(child, scope, argument_use)
 
 

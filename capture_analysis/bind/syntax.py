@@ -174,6 +174,8 @@ class Kinds:
         self.fields = present(("public_field_definition", "field_definition"))
         self.function_nodes = frozenset(named(name) for name in FUNCTION_NODES)
         self.members = frozenset((named("member_expression"), named("subscript_expression")))
+        self.member_expression = named("member_expression")
+        self.spread_element = named("spread_element")
         self.parameters = frozenset((named("required_parameter"), named("optional_parameter")))
         #: what a parameter list holds besides ``required_parameter`` and ``optional_parameter`` that declares names.
         self.plain_parameters = frozenset(named(name) for name in (
