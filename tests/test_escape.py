@@ -218,9 +218,16 @@ def test_value_wins_over_stack_for_a_const_arrow_captured_by_a_sibling_only_call
     assert allocations(result, "f") == (0, 0)
 
 
-def test_closure_passed_to_foreach_escapes():
+def test_closure_passed_to_foreach_escapes_unless_the_receiver_is_known_an_array():
     assert storages("""
         function f(xs: number[]) {
+          let total = 0;
+          xs.forEach((x) => { total += x; });
+          return total;
+        }
+    """)["total"] == "stack"
+    assert storages("""
+        function f(xs: any) {
           let total = 0;
           xs.forEach((x) => { total += x; });
           return total;

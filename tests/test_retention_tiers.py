@@ -104,7 +104,7 @@ def test_a_projects_helpers_extend_the_shipped_lists(tmp_path):
     [diagnostic] = [d for d in dropping(SourceFile("a.ts", HELPER)).shown if d.retention is not None]
     assert "only the arrow at 4:13, which runs during the call, refers to it" in diagnostic.message
     keeping = Analyzer(callees=configured((), (".map",)))
-    mapped = HELPER.replace("each([1], () => big.size)", "[1].map(() => big.size)")
+    mapped = HELPER.replace("each([1], () => big.size)", "items.map(() => big.size)")
     assert not [d for d in keeping(SourceFile("a.ts", mapped)).shown if d.retention is not None]
 
 

@@ -53,7 +53,7 @@ from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
-from .containers import dropped_callbacks
+from .receivers import dropped_callbacks
 from .syntax import WIDE, decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node
@@ -127,7 +127,8 @@ class Binder:
             mapped_arguments.mark(self.references, root, self.data, self.path)
         runs_once.mark(self.closures, root, self.data)
         self.build_flows()
-        dropped = dropped_callbacks(self) if self.callbacks else frozenset()
+        dropped = dropped_callbacks(self.data, self.bindings, self.references, self.callbacks, self.containers) \
+            if self.callbacks else frozenset()
         return FileModel(module, self.closures, self.bindings, self.references, dropped)
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:

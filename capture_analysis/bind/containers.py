@@ -9,7 +9,7 @@ TypeScript type (``T[]``, ``Array<T>``, ``ReadonlyArray<T>``, a tuple, their
 ``| undefined`` or ``| null``, on which the call throws before it runs
 anything), as a TypeScript compiler trusts it; ``any`` and everything else
 stays unknown.  The binder records what it saw; once the names are resolved,
-``dropped_callbacks`` checks that the receiver is what it must be, that
+``receivers.dropped_callbacks`` checks that the receiver is what it must be, that
 ``Object`` or ``Array`` is the global, that no ``eval`` or ``with`` stands
 between a name and its binding, and that no type or binding of the file's
 own is called ``Array``, ``Map`` or ``Set``; ``FileModel.dropped_callbacks``
@@ -18,38 +18,23 @@ holds where the callbacks it accepts stand, which the escape graph reads.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from ..model import Binding, BindingKind, Closure
-from ..parameters import single_value
+from ..model import Binding
+from .receivers import (
+    ARRAY,
+    ARRAY_CALLBACKS,
+    COLLECTION,
+    COLLECTION_CALLBACKS,
+    LITERAL,
+    MADE_BY_GLOBAL,
+    MAKE_ARRAYS,
+    TYPE_NAMES,
+)
 from .syntax import Node, named
 
 if TYPE_CHECKING:
     from .binder import Binder
-
-#: methods of arrays that call their first argument during the call and drop it.
-ARRAY_CALLBACKS = frozenset({b"forEach", b"map", b"filter", b"some", b"every", b"find", b"findIndex", b"findLast",
-                             b"findLastIndex", b"flatMap", b"reduce", b"reduceRight", b"sort", b"toSorted"})
-#: of maps and sets too.
-COLLECTION_CALLBACKS = frozenset({b"forEach"})
-#: ``Object.keys(o)``, ``Array.from(x)``...: calls of a global's method that make a new array.
-MAKE_ARRAYS = frozenset({b"Object.keys", b"Object.values", b"Object.entries", b"Array.from", b"Array.of"})
-#: a receiver's kinds, as ``FileModel.callbacks`` and ``FileModel.containers`` spell them.
-ARRAY = "array"
-COLLECTION = "collection"
-#: type names, by the container they declare.
-TYPE_NAMES = {b"Array": ARRAY, b"ReadonlyArray": ARRAY, b"Map": COLLECTION, b"ReadonlyMap": COLLECTION,
-              b"Set": COLLECTION, b"ReadonlySet": COLLECTION}
-#: a binding initialized with an array literal: an array while nothing assigns it again (``parameters``).
-ARRAY_LITERAL = "array literal"
-#: a receiver of ``FileModel.callbacks`` that is an array by its syntax alone (an array literal).
-LITERAL = -1
-#: a receiver that is an array made by a global's method (``Object.keys(o)``): the global must be unbound.
-MADE_BY_GLOBAL = "made by a global"
-#: a type of the file's own named like a builtin container: declared types are then not trusted.
-SHADOWED_CONTAINERS = re.compile(rb"\b(?:interface|type|class|enum|namespace)\s+(?:Readonly)?(?:Array|Map|Set)\b")
-
 
 def record_callback(binder: Binder, member: Node, arguments: Node) -> None:
     """``RECEIVER.forEach(f, ...)``: record where ``f`` stands, with the receiver to check once names are bound."""
@@ -113,44 +98,3 @@ def container_type(binder: Binder, node: Node) -> str | None:
 def empty_type(binder: Binder, node: Node) -> bool:
     """``undefined`` or ``null``: a call on it throws before it runs the callback."""
     return binder.data[node.start_byte:node.end_byte].strip() in (b"undefined", b"null")
-
-
-def dropped_callbacks(binder: Binder) -> frozenset[int]:
-    """Where the callbacks of ``binder.callbacks`` whose receiver is what their method needs stand."""
-    if SHADOWED_CONTAINERS.search(binder.data) or any(b.name.encode() in TYPE_NAMES for b in binder.bindings):
-        binder.containers.clear()  # ``interface Array<T>``, ``import { Map }``: a declared type may not be the builtin
-    wanted = {start for start, _ in binder.callbacks.values() if start != LITERAL}
-    receivers = {ref.start: ref for ref in binder.references if ref.start in wanted and ref.is_read}
-    dropped = []
-    for argument, (start, needs) in binder.callbacks.items():
-        if start == LITERAL:
-            dropped.append(argument)
-            continue
-        ref = receivers.get(start)
-        if ref is None or not static(ref.closure, ref.binding.closure if ref.binding is not None else None):
-            continue
-        binding = ref.binding
-        if needs == MADE_BY_GLOBAL:
-            known = binding is None and ref.name in ("Object", "Array")
-        elif binding is None:
-            known = False
-        else:
-            held = binder.containers.get(binding)
-            if held == ARRAY_LITERAL:
-                held = ARRAY if binding.kind is not BindingKind.PARAM and single_value(binding) else None
-            known = held == ARRAY or (held == COLLECTION and needs == COLLECTION)
-        if known:
-            dropped.append(argument)
-    return frozenset(dropped)
-
-
-def static(at: Closure | None, owner: Closure | None) -> bool:
-    """No direct ``eval`` or ``with`` from ``at`` up to ``owner`` (``None``: the module), where a name could stand
-    for something else at run time."""
-    while at is not None:
-        if at.dynamic_scope_sites:
-            return False
-        if at is owner:
-            return True
-        at = at.parent
-    return True
