@@ -291,7 +291,7 @@ class EscapeGraph:
                 if isinstance(target, Binding):
                     self.callee_parameters.add(target)
                     self._edge(source, target, offset, why)
-                elif target is RUN:
+                elif target == RUN:
                     self._edge(source, CALLED, offset, why)  # an async executor still runs on after the call
                 return
         elif offset in self.model.dropped_callbacks and use.why == ARGUMENT:
