@@ -54,9 +54,9 @@ class Parameters:
                     owner = owner.parent
                 if owner is not None:
                     self.opaque.add(owner)
-        #: functions with a direct ``eval`` or a ``with`` of their own, where a name may not be what it seems.
-        self.dynamic: set[Closure] = {closure for closure in model.closures if closure.dynamic_scope_sites}
-        for closure in self.dynamic:
+        for closure in model.closures:
+            if not closure.dynamic_scope_sites:
+                continue
             around: Closure | None = closure
             while around is not None and around not in self.opaque:
                 self.opaque.add(around)
@@ -82,10 +82,10 @@ class Parameters:
         (the argument escapes)."""
         binding = call.binding
         if binding is None:
-            if call.name in RUN_AND_DROP_GLOBALS and index == 0 and self.static(call.closure, None):
+            if call.name in RUN_AND_DROP_GLOBALS and index == 0 and static(call.closure, None):
                 return RUN, f"passed to `{call.name}`, which runs it during the call and drops it"
             return None
-        callee = self.callee(binding) if self.static(call.closure, binding) else None
+        callee = self.callee(binding) if static(call.closure, binding.closure) else None
         if callee is None or self.unfollowed(callee) is not None:
             return None
         label = f"`{binding.name}`"
@@ -107,19 +107,17 @@ class Parameters:
             return "it reads its `arguments` object, or holds a direct `eval` or a `with`"
         return None
 
-    def static(self, at: Closure, binding: Binding | None) -> bool:
-        """No ``eval`` or ``with`` between the call and the callee's binding (``None``: a global, up to the module):
-        a ``with`` object's property or a ``var`` that a sloppy ``eval`` declares could stand for the name."""
-        if not self.dynamic:
+
+def static(at: Closure | None, owner: Closure | None) -> bool:
+    """No direct ``eval`` or ``with`` from ``at`` up to ``owner`` (``None``: the module): a ``with`` object's property
+    or a ``var`` that a sloppy ``eval`` declares could stand for a name at run time."""
+    while at is not None:
+        if at.dynamic_scope_sites:
+            return False
+        if at is owner:
             return True
-        around: Closure | None = at
-        while around is not None:
-            if around in self.dynamic:
-                return False
-            if binding is not None and around is binding.closure:
-                return True
-            around = around.parent
-        return True
+        at = at.parent
+    return True
 
 
 def parameter_binding(callee: Closure, name: str | None) -> Binding | None:

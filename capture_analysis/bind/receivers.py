@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..model import Binding, BindingKind, Closure, Reference
-from ..parameters import single_value
+from ..model import Binding, BindingKind, Reference
+from ..parameters import single_value, static
 
 #: methods of arrays that call their first argument during the call and drop it.
 ARRAY_CALLBACKS = frozenset({b"forEach", b"map", b"filter", b"some", b"every", b"find", b"findIndex", b"findLast",
@@ -63,15 +63,3 @@ def dropped_callbacks(data: bytes, bindings: Sequence[Binding], references: Sequ
         if known:
             dropped.append(argument)
     return frozenset(dropped)
-
-
-def static(at: Closure | None, owner: Closure | None) -> bool:
-    """No direct ``eval`` or ``with`` from ``at`` up to ``owner`` (``None``: the module), where a name could stand
-    for something else at run time."""
-    while at is not None:
-        if at.dynamic_scope_sites:
-            return False
-        if at is owner:
-            return True
-        at = at.parent
-    return True
