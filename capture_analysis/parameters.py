@@ -17,7 +17,8 @@ reads its ``arguments`` object (which hands out any argument) or holds a
 direct ``eval`` or ``with`` (whose names nobody can read statically), when
 an ``eval`` or a ``with`` stands between the call and the callee's binding, and
 for a parameter that is a pattern or a rest element.  An argument past the
-last parameter, of a callee that never reads ``arguments``, lands nowhere.
+last parameter, of a callee that never reads ``arguments``, lands nowhere,
+unless that parameter is a pattern or a rest element (a rest gathers it).
 Imports and other files are not followed: their callees are unknown.
 """
 
@@ -89,9 +90,13 @@ class Parameters:
         if callee is None or self.unfollowed(callee) is not None:
             return None
         label = f"`{binding.name}`"
-        if index >= len(callee.parameter_names):
+        names = callee.parameter_names
+        if index >= len(names):
+            # a last ``None`` may be a rest parameter, which gathers every argument from its place on
+            if names and names[-1] is None:
+                return None
             return DROPPED, f"passed to {label}, which has no parameter for it"
-        name = callee.parameter_names[index]
+        name = names[index]
         parameter = parameter_binding(callee, name)
         if parameter is None:
             return None

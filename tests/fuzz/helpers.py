@@ -41,6 +41,8 @@ HELPERS: dict[str, str] = {
     "hKeepObject": "function hKeepObject(f) { keep({ f }); }",
     "hKeepArguments": "function hKeepArguments(f) { keep(arguments[0]); }",
     "hKeepRest": "function hKeepRest(...fs) { keep(fs[0]); }",
+    "hKeepPastRest": ("function hKeepPastRest(f) { hKeepRestOf(0, 0, f); }\n"
+                      "function hKeepRestOf(n, ...fs) { keep(fs[1]); }"),
     "hKeepAfterCall": "function hKeepAfterCall(f) { f(); hKeep(f); }",
     "hKeepStoredLocal": "function hKeepStoredLocal(f) { let g = () => 0; g = f; keep(g); }",
     "hSwapped": "let hSwapped = function (f) { f(); };\nhSwapped = hKeep;",
@@ -65,7 +67,7 @@ RESULT_KEPT = frozenset({"hReturn", "hWrap", "hGenerator"})
 
 #: the helpers that may let the callback run after the call returned (the others only call it or drop it).
 KEEPING = frozenset({"hKeep", "hKeepInner", "hKeepVia", "hKeepRecur", "hKeepObject", "hKeepArguments", "hKeepRest",
-                     "hKeepAfterCall", "hKeepStoredLocal", "hSwapped", "hReturn", "hWrap", "hAwait", "hThen",
+                     "hKeepPastRest", "hKeepAfterCall", "hKeepStoredLocal", "hSwapped", "hReturn", "hWrap", "hAwait", "hThen",
                      "hPromiseKeep", "hGenerator"})
 
 NAMES = tuple(HELPERS)
