@@ -22,7 +22,9 @@ from .allocations import once_per_program
 from .bind import bind
 from .diagnose import Diagnostic, diagnose, shown
 from .escape import EscapeGraph
+from .linking.links import links_of
 from .model import Closure, FileModel
+from .parameters import Landing, Slot
 from .parsing import ParsedFile, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
 from .results import Decision, FunctionReport, Retention
@@ -105,16 +107,18 @@ class Bound:
         return self.file.source
 
 
-def bind_source(source: SourceFile) -> Bound:
-    return bind_parsed(parse_source(source))
+def bind_source(source: SourceFile, imported: Mapping[Slot, Landing] | None = None) -> Bound:
+    return bind_parsed(parse_source(source), imported)
 
 
-def bind_parsed(file: ParsedFile) -> Bound:
-    """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too."""
-    model = bind(file.source.data, file.tree, file.problems, file.path)
+def bind_parsed(file: ParsedFile, imported: Mapping[Slot, Landing] | None = None) -> Bound:
+    """Bind a parse; a reserved word the grammar let through as a name is a syntax problem too.  ``imported``:
+    the slots of the file's imports that the run resolved (``linking``)."""
+    data = file.source.data
+    model = bind(data, file.tree, file.problems, file.path)
     misnamed = reserved_names(chain(model.references, model.bindings), file.problems)
     syntax = sorted(file.problems + misnamed, key=lambda p: (p.start, p.end)) if misnamed else file.problems
-    return Bound(file, model, syntax, EscapeGraph(model))
+    return Bound(file, model, syntax, EscapeGraph(model, links=links_of(data, file.tree, model), imported=imported))
 
 
 def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None = None,
@@ -162,6 +166,8 @@ class Analyzer:
     decide: Decide = decide_bound
     #: the configuration's ``[retention]`` lists on top of the shipped ones (``None``: the shipped ones).
     callees: Callees | None = None
+    #: the slots of the file's imports that the run resolved to parameters that do not escape (``linking``).
+    imported: Mapping[Slot, Landing] | None = None
 
     @property
     def retains(self) -> bool:
@@ -175,7 +181,7 @@ class Analyzer:
 
     def parsed(self, file: ParsedFile) -> FileAnalysis:
         """The analysis of a parse the caller made (the language server's incremental one)."""
-        bound = bind_parsed(file)
+        bound = bind_parsed(file, self.imported)
         bound.callees = self.callees
         if not self.retains:
             bound.retentions = []

@@ -28,6 +28,7 @@ from .batch import adoption, cluster, fix_run, gc_tuning
 from .batch.cache import DIRECTORY, DISABLE_ENV, Cache, disabled_by_environment
 from .batch.files import collect, unsupported
 from .batch.fixing import stdin_outcome
+from .batch.linked import alone, linked
 from .batch.loading import DEFAULT_MAX_BYTES, LoadError, load_stream
 from .batch.outcome import outcome_of
 from .batch.place import Place
@@ -417,20 +418,20 @@ def file_outcomes(args: argparse.Namespace, paths: list[str], task: FileTask,
                 continue
             loaded = load_stream(path, sys.stdin.buffer, args.max_file_size)
             yield (Failed(path, loaded.message, loaded.is_error) if isinstance(loaded, LoadError)
-                   else outcome_of(loaded, task))
+                   else alone(outcome_of(loaded, task), loaded, task))
         return
     cache = None
     if paths and task.fix is None and not args.no_cache and not disabled_by_environment():
         directory = args.cache_dir or (settings.root or Path.cwd()) / DIRECTORY
         cache = Cache(directory, task).open()
     if args.scheduler is not None:
-        yield from cluster.outcomes(args.scheduler, paths, task, cache, args.jobs)
-        return
-    if args.jobs is not None:
-        jobs = args.jobs
+        each: Iterator[Outcome] = cluster.outcomes(args.scheduler, paths, task, cache, args.jobs)
     else:
-        jobs = default_jobs() if worth_a_pool(paths) else 1
-    yield from outcomes(paths, task, jobs, cache)
+        jobs = args.jobs if args.jobs is not None else default_jobs() if worth_a_pool(paths) else 1
+        each = outcomes(paths, task, jobs, cache)
+    # a file that calls another file's functions is decided with what they do with their parameters (``linking``);
+    # ``--fix`` rewrites each file alone
+    yield from each if task.fix is not None else linked(each, paths, task, cache)
 
 
 if __name__ == "__main__":

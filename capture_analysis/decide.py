@@ -236,10 +236,11 @@ class Decider(BindingDecider):
     def calls_kept_nothing(self, capturers: list[Closure]) -> str:
         """`` (the arrow at 9:3 is passed to `each` (1:1) as `f` at 9:3, which does not keep it)`` (DESIGN 2.2.1)."""
         for capturer in capturers:
-            for offset, why, parameter in self.graph.calls_reached(capturer)[:1]:
+            for offset, why, place in self.graph.calls_reached(capturer)[:1]:
                 callee, _, name = why.removeprefix("passed to ").partition(" as ")
-                return (f" ({self.closure_label(capturer)} is passed to {callee} ({self.at(parameter.closure.start)})"
-                        f" as {name} at {self.at(offset)}, which does not keep it)")
+                where = self.at(place.closure.start) if isinstance(place, Binding) else place
+                return (f" ({self.closure_label(capturer)} is passed to {callee} ({where})"
+                        f"{f' as {name}' if name else ''} at {self.at(offset)}, which does not keep it)")
         return ""
 
     def value_reason(self, binding: Binding, facts: Facts) -> str:
@@ -295,8 +296,7 @@ class Decider(BindingDecider):
         return None
 
     def early_capture(self, binding: Binding, capturers: list[Closure]) -> Closure | None:
-        """A capturer created before the binding holds its first value (TDZ, hoisting, later parameters,
-        a later ``case`` clause)."""
+        """A capturer created before the binding holds its first value (TDZ, hoisting, a later parameter or case)."""
         for capturer in capturers:
             if capturer is binding.init_closure:
                 continue  # ``const f = () => f()``: the closure's own slot is back-patched

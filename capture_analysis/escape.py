@@ -38,16 +38,20 @@ A closure escapes iff it reaches ``ESCAPE``.  Every edge carries a note
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterator
+from collections.abc import Container, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
+from .linking.interface import Interface, Tag, exported_tags, interface_of
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, Use, UseKind
-from .parameters import RUN, Parameters, passed_to_known_callee
+from .parameters import RUN, Landing, Parameters, Slot, passed_to_known_callee
 from .results import Step, StepRole
+from .source import SourceFile
 from .words import closure_name
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from .linking.links import Links
 
 #: a node of the graph: a closure, a binding, or ``ESCAPE`` (``CALLED`` only while the graph is built; retention
 #: adds ``THIS`` to a graph of its own).
@@ -131,10 +135,24 @@ class ValueFlow:
 class EscapeGraph:
     """Built on first use: most files decide every binding `local` or `value` and never ask."""
 
-    def __init__(self, model: FileModel, parameters: bool = False):
-        """``parameters``: keep what every parameter reaches too, not only closures (``boxcheck summaries``)."""
+    def __init__(self, model: FileModel, parameters: bool = False, links: Links | None = None,
+                 imported: Mapping[Slot, Landing] | None = None):
+        """``parameters``: keep what every parameter reaches too, not only closures (``boxcheck summaries``).
+        ``links``: the file's imports and exports, whose functions' parameters are summarized (``exported_tags``);
+        ``imported``: the imported slots the run resolved (``linking``)."""
         self.model = model
         self.keeps_parameters = parameters
+        self.links = links
+        self.imported = imported
+        #: the imported slots that a closure reaches, whose summaries may change this file's verdicts.
+        self.wants: tuple[Slot, ...] = ()
+        #: each exported function's parameters' tags (``linking.interface``), once the graph is built.
+        self.exported_tags: dict[Binding | Closure, tuple[Tag, ...]] = {}
+        #: what reaches a resolved slot that does not escape: where, the note, and where the callee is.
+        self.imported_calls: dict[FlowNode, list[tuple[int, str, str]]] = {}
+        #: while the graph is built: the nodes whose only way to ``ESCAPE`` is an unresolved slot, and their slots.
+        self._import_only: set[FlowNode] = set()
+        self._slots: dict[FlowNode, list[Slot]] = {}
         self._graph: ValueFlow | None = None
         self._escaping: set[FlowNode] = set()
         self._toward_escape: dict[FlowNode, FlowNode] = {}
@@ -157,7 +175,8 @@ class EscapeGraph:
             self._nodes = {ESCAPE: None}
             self._edges = {}
             model = self.model
-            self._parameters = Parameters(model)
+            self._parameters = Parameters(model, self.links.imports if self.links is not None else None,
+                                          self.imported)
             for closure in model.closures:
                 if not closure.is_module:
                     self._closure_edges(closure)
@@ -171,12 +190,23 @@ class EscapeGraph:
                     # ``function G() { return G }``: the function is its own name's value.
                     self._edge(binding.init_closure, binding, binding.start, f"named `{binding.name}` inside itself")
             self._calls_outliving_the_caller()
-            kept = self._reachable_from_closures()
+            successors: dict[FlowNode, list[FlowNode]] = {}
+            for source, target in self._edges:
+                successors.setdefault(source, []).append(target)
+            kept = self._reachable_from_closures(successors)
+            if self._slots:
+                self.wants = tuple(dict.fromkeys(slot for node, slots in self._slots.items() if node in kept
+                                                 for slot in slots))
+            if self.links is not None and self.links.exports:
+                escaping = {source for source, target in self._edges if target is ESCAPE} - self._import_only
+                self.exported_tags = exported_tags(self.links, self._parameters, successors, escaping, self._slots)
             graph = ValueFlow({node: None for node in self._nodes if node in kept},
                               {edge: note for edge, note in self._edges.items() if edge[0] in kept})
             self._nodes = {}
             self._edges = {}
             self._parameters = None
+            self._import_only = set()
+            self._slots = {}
             self._graph = graph
             self._toward_escape = self._next_hops(graph)
             self._escaping = set(self._toward_escape)
@@ -205,7 +235,7 @@ class EscapeGraph:
             if closure.is_async and closure in seen:
                 self._edge(closure, ESCAPE, closure.start, ASYNC)
 
-    def _reachable_from_closures(self) -> set[FlowNode]:
+    def _reachable_from_closures(self, successors: dict[FlowNode, list[FlowNode]]) -> set[FlowNode]:
         """Every question asked of the graph starts at a closure, so only what a closure reaches is kept.
 
         Most edges start at bindings that never hold a closure (a number passed as an
@@ -213,9 +243,6 @@ class EscapeGraph:
         large file and changes no answer, since a path from a closure only visits nodes
         that closure reaches.
         """
-        successors: dict[FlowNode, list[FlowNode]] = {}
-        for source, target in self._edges:
-            successors.setdefault(source, []).append(target)
         kept: set[FlowNode] = {ESCAPE}
         work: list[FlowNode] = [closure for closure in self.model.closures if not closure.is_module]
         if self.keeps_parameters:
@@ -254,6 +281,8 @@ class EscapeGraph:
             self._edges[key] = (offset, why)
             self._nodes[source] = None
             self._nodes[target] = None
+        elif target is ESCAPE and source in self._import_only:
+            self._import_only.discard(source)  # it escapes another way too
 
     def _closure_edges(self, closure: Closure) -> None:
         self._nodes[closure] = None
@@ -284,8 +313,9 @@ class EscapeGraph:
         (``parameters``), or nowhere, as the callback of a builtin that runs it and drops it does
         (``bind.containers``)."""
         if use.index >= 0 and isinstance(use.target, Reference):
-            assert self._parameters is not None
-            landing = self._parameters.landing(use.target, use.index)
+            parameters = self._parameters
+            assert parameters is not None
+            landing = parameters.landing(use.target, use.index)
             if landing is not None:
                 target, why = landing
                 if isinstance(target, Binding):
@@ -294,10 +324,29 @@ class EscapeGraph:
                 elif target == RUN:
                     self._edge(source, CALLED, offset, why)  # an async executor still runs on after the call
                 return
+            slot = parameters.slot(use.target, use.index)
+            if slot is not None:
+                self._imported_argument(source, slot, use, offset)
+                return
         elif offset in self.model.dropped_callbacks and use.why == ARGUMENT:
             self._edge(source, CALLED, offset, "called by a builtin that drops it")  # async: see CALLED
             return
         self._edge(source, ESCAPE, offset, use.why)
+
+    def _imported_argument(self, source: FlowNode, slot: Slot, use: Use, offset: int) -> None:
+        """An argument of an imported function: run and dropped if the run resolved its slot so, else it escapes,
+        but only as far as that slot does (``exported_tags``)."""
+        found = self.imported.get(slot) if self.imported is not None else None
+        if found is not None:
+            kind, why, place = found
+            if kind == RUN:
+                self._edge(source, CALLED, offset, why)
+            self.imported_calls.setdefault(source, []).append((offset, why, place))
+            return
+        self._slots.setdefault(source, []).append(slot)
+        if (source, ESCAPE) not in self._edges:
+            self._edge(source, ESCAPE, offset, use.why)
+            self._import_only.add(source)
 
     def _flow(self, source: FlowNode, activation: Closure | None, target: object, offset: int) -> None:
         self._edge(source, *flow_edge(activation, target, offset))
@@ -311,6 +360,13 @@ class EscapeGraph:
                 self._escape(binding, use, offset)
             else:
                 self._edge(binding, target, offset, why)
+
+    def interface(self, source: SourceFile) -> Interface:
+        """What the file tells the files that import it (``linking.interface``): the graph is built if it exports
+        something."""
+        if self.links is not None and self.links.exports:
+            _ = self.graph
+        return interface_of(source, self.links, self.wants, self.exported_tags)
 
     def networkx(self) -> NetworkxGraph:
         """The graph in networkx, made once, for the diagrams (``boxcheck graph``)."""
@@ -327,6 +383,8 @@ class EscapeGraph:
         self._graph = None
         self._escaping.clear()
         self.callee_parameters.clear()
+        self.imported_calls.clear()
+        self.exported_tags.clear()
         self._toward_escape.clear()
         self._reaches.clear()
 
@@ -348,14 +406,15 @@ class EscapeGraph:
         graph = self.graph
         return graph.descendants(closure, self.callee_parameters) if closure in graph else []
 
-    def calls_reached(self, closure: Closure) -> list[tuple[int, str, Binding]]:
+    def calls_reached(self, closure: Closure) -> list[tuple[int, str, Binding | str]]:
         """The known callees' parameters that ``closure`` (or what holds it) is passed to: where, the note, and
-        the parameter, first met first."""
-        if not self.callee_parameters:
+        the parameter (or, in another file, where its function is), first met first."""
+        if not self.callee_parameters and not self.imported_calls:
             return []
         graph = self.graph
-        found = []
+        found: list[tuple[int, str, Binding | str]] = []
         for node in [closure, *self.reaches(closure)]:
+            found.extend(self.imported_calls.get(node, ()))
             for target in graph.successors(node):
                 if isinstance(target, Binding) and target in self.callee_parameters:
                     offset, why = graph.edges[node, target]

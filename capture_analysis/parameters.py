@@ -19,14 +19,23 @@ an ``eval`` or a ``with`` stands between the call and the callee's binding, and
 for a parameter that is a pattern or a rest element.  An argument past the
 last parameter, of a callee that never reads ``arguments``, lands nowhere,
 unless that parameter is a pattern or a rest element (a rest gathers it).
-Imports and other files are not followed: their callees are unknown.
+
+A call of an imported name is an argument ``slot`` of another file's
+function: what becomes of it is that file's to say (``linking``), once the
+run has resolved it; until then, and for a namespace import, it escapes.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Final, TypeAlias
 
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference
+
+#: an argument of a call of an imported function: the import's specifier, the imported name, the argument's index.
+Slot: TypeAlias = "tuple[str, str, int]"
+#: what a resolved slot that does not escape does: ``RUN`` or ``DROPPED``, the edge's note, and where the callee is.
+Landing: TypeAlias = "tuple[str, str, str]"
 
 #: what ``Parameters.landing`` says of an argument that no parameter receives and nothing can read.
 DROPPED: Final = "dropped"
@@ -45,7 +54,12 @@ CALLABLE = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXP
 class Parameters:
     """The known callees of one file, asked per argument while the escape graph is built."""
 
-    def __init__(self, model: FileModel) -> None:
+    def __init__(self, model: FileModel, imports: Mapping[Binding, tuple[str, str]] | None = None,
+                 imported: Mapping[Slot, Landing] | None = None) -> None:
+        """``imports``: each import binding's specifier and imported name (``linking.links``); ``imported``: the
+        slots the run resolved to parameters that do not escape (``linking.project``)."""
+        self.imports = imports or {}
+        self.imported = imported or {}
         #: functions whose arguments anything may read: ``arguments``, or ``eval``/``with`` in them or below.
         self.opaque: set[Closure] = set()
         for ref in model.references:
@@ -101,6 +115,15 @@ class Parameters:
         if parameter is None:
             return None
         return parameter, f"passed to {label} as `{name}`"
+
+    def slot(self, call: Reference, index: int) -> Slot | None:
+        """The imported function's argument that the ``index``-th argument of a call of ``call`` is, if ``call``
+        names a function imported by name (not a namespace) with no ``eval``/``with`` in between."""
+        binding = call.binding
+        origin = self.imports.get(binding) if binding is not None else None
+        if origin is None or origin[1] == "*" or binding is None or not static(call.closure, binding.closure):
+            return None
+        return origin[0], origin[1], index
 
     def unfollowed(self, callee: Closure) -> str | None:
         """Why a call of ``callee`` takes every argument to escape, whatever the callee's code does with it."""

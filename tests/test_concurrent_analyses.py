@@ -48,10 +48,10 @@ def test_analyses_interleaved_on_threads_give_each_file_its_own_answers(monkeypa
     parses: list[str] = []
     parsers: list[tree_sitter.Language] = []
 
-    def wait_then_bind(file: ParsedFile) -> Bound:
+    def wait_then_bind(file: ParsedFile, imported=None) -> Bound:
         parses.append(file.path)
         both_parsed.wait(timeout=30)
-        return real_bind(file)
+        return real_bind(file, imported)
 
     def counted_parser(language: tree_sitter.Language) -> tree_sitter.Parser:
         parsers.append(language)

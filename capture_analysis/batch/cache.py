@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from ..linking.interface import Interface
 from ..report import FileCounts
 from ..rules import Severity
 from .tasks import Analyzed, FileTask
@@ -54,7 +55,7 @@ DIRECTORY = ".boxcheck_cache"
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
 #: the package root: every module in it is part of the code fingerprint.
 PACKAGE = Path(__file__).resolve().parent.parent
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 #: the record's fields stored as raw text after the entry's JSON line, in this order.
 RAW = ("bindings", "functions")
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -107,9 +108,10 @@ class Cache:
         #: whether this run needs complete records (``report.file_record``): the JSON format shows the bindings.
         self.complete = task.format == "json"
 
-    def key(self, path: str, data: bytes) -> str:
-        """The path counts twice: as given (text, SARIF and GitHub print it) and absolute (LSP prints a URI)."""
-        digest = hashlib.sha256(self.identity)
+    def key(self, path: str, data: bytes, linked: bytes = b"") -> str:
+        """The path counts twice: as given (text, SARIF and GitHub print it) and absolute (LSP prints a URI).
+        ``linked``: the digest of the imported summaries a file was analyzed again with (``batch.linked``)."""
+        digest = hashlib.sha256(self.identity + linked)
         digest.update(os.path.abspath(path).encode("utf-8", "surrogateescape") + b"\0")
         digest.update(path.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(data)
@@ -142,7 +144,9 @@ class Cache:
             functions, per_call, per_iteration, levels, once = stored["counts"]
             counts = FileCounts(int(functions), int(per_call), int(per_iteration),
                                 tuple(Severity(int(level)) for level in levels), int(once))
-            return Analyzed(path, record, counts)
+            interface = stored.get("interface")
+            return Analyzed(path, record, counts,
+                            interface=Interface.from_json(interface) if interface is not None else None)
         except (OSError, ValueError, TypeError, KeyError, IndexError):
             return None
 
@@ -161,6 +165,8 @@ class Cache:
             "complete": bindings is not None,
             "lengths": [len(data) for data in encoded],
         }
+        if outcome.interface is not None:
+            stored["interface"] = outcome.interface.to_json()
         body = json.dumps(stored, separators=(",", ":")).encode("ascii") + b"\n" + b"".join(encoded)
         target = self.entry(key)
         try:

@@ -109,10 +109,13 @@ def recorded(loaded: SourceFile, task: FileTask, complete: bool = True, analyzer
     ``analyzer``: the file's, when it was not chosen by its path here (``FileTask.analyzer_for``).
     """
     try:
-        analysis = (analyzer or task.analyzer(loaded.path))(loaded)
+        analyzer = analyzer or task.analyzer(loaded.path)
+        analysis = analyzer(loaded)
+        # a file analyzed again with its imports resolved keeps the interface of its first analysis (``linking``)
+        interface = analysis.graph.interface(analysis.source) if analyzer.imported is None else None
         analysis.release_tree()
         done = Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
-                        FileCounts.of(analysis, analysis.shown))
+                        FileCounts.of(analysis, analysis.shown), interface=interface)
         analysis.release()  # freed by refcounting once dropped, not by the collection (``FileAnalysis.release``)
         return done
     except Exception as error:  # one bad file must not lose the others

@@ -24,6 +24,7 @@ from ..retention.callees import configured
 from ..rules import Severity
 
 if TYPE_CHECKING:
+    from ..linking.interface import Interface
     from ..report.file_record import FileRecord
     from .baseline import Baseline
     from .changed_lines import ChangedLines
@@ -128,6 +129,8 @@ class Analyzed:
     counts: FileCounts
     #: ``--fix``: what was fixed before the file was analyzed for its record.
     fixed: Fixed | None = None
+    #: what the file tells the files that import it (``linking``); ``None`` under ``--fix``.
+    interface: Interface | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,8 +29,8 @@ IMAGE = PACKAGE.parent / "docs" / "img" / "architecture.svg"
 #: the units of the picture, grouped as docs/architecture.md describes them; the pipeline in its order.
 GROUPS: dict[str, tuple[str, ...]] = {
     "data": ("source", "model", "results", "rules", "words"),
-    "the pipeline, per file": ("parsing", "bind", "flow", "parameters", "escape", "creation", "decide", "v8_scopes",
-                               "policies", "retention", "allocations", "diagnose", "analyze", "compare"),
+    "the pipeline, per file": ("parsing", "bind", "flow", "parameters", "linking", "escape", "creation", "decide",
+                               "v8_scopes", "policies", "retention", "allocations", "diagnose", "analyze", "compare"),
     "around it": ("cli", "batch", "report", "counts", "config", "commands", "expectations", "fixes", "lsp"),
 }
 

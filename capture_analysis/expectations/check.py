@@ -18,7 +18,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from ..analyze import FileAnalysis, apply_policy, bind_source
+from ..analyze import FileAnalysis, apply_policy
+from ..batch.linked import bound_on_disk
 from ..batch.loading import LoadError, load
 from ..diagnose import Diagnostic
 from ..model import Storage
@@ -92,7 +93,7 @@ class Results:
     """One file's analyses under every policy its annotations name, indexed by line."""
 
     def __init__(self, source: SourceFile, policies: list[str]):
-        bound = bind_source(source)
+        bound = bound_on_disk(source)
         self.source = source
         self.main: FileAnalysis = apply_policy(bound, POLICIES[policies[0]])
         self.by_policy = {policies[0]: self.main}

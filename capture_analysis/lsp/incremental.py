@@ -17,9 +17,10 @@ import dataclasses
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..analyze import Analyzer, FileAnalysis, decide_bound
+from ..batch.linked import on_disk
 from ..diagnose import Diagnostic
 from ..fixes import Fix, declare_const_fixes, own_block_fixes
 from ..parsing import ParsedFile, new_parser, repaired, uses_tsx
@@ -110,8 +111,12 @@ def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
     """What the command line makes of this file, from the parse given: its ``shown`` diagnostics are what it
     prints (but for a file the configuration excludes, which it does not analyze)."""
     config = settings.config
-    return Analyzer(POLICIES[settings.policy], config.severities_for(parsed.path), decide_bound,
-                    configured(config.run_and_drop, config.keeps)).parsed(parsed)
+    analyzer = Analyzer(POLICIES[settings.policy], config.severities_for(parsed.path), decide_bound,
+                        configured(config.run_and_drop, config.keeps))
+    analysis = analyzer.parsed(parsed)
+    # closures handed to functions of other files: what those do with them, read from the files on disk
+    landings = on_disk(parsed.path, analysis.graph.interface(analysis.source))
+    return replace(analyzer, imported=landings).parsed(parsed) if landings else analysis
 
 
 class TreeKeeper:

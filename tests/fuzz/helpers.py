@@ -67,8 +67,8 @@ RESULT_KEPT = frozenset({"hReturn", "hWrap", "hGenerator"})
 
 #: the helpers that may let the callback run after the call returned (the others only call it or drop it).
 KEEPING = frozenset({"hKeep", "hKeepInner", "hKeepVia", "hKeepRecur", "hKeepObject", "hKeepArguments", "hKeepRest",
-                     "hKeepPastRest", "hKeepAfterCall", "hKeepStoredLocal", "hSwapped", "hReturn", "hWrap", "hAwait", "hThen",
-                     "hPromiseKeep", "hGenerator"})
+                     "hKeepPastRest", "hKeepAfterCall", "hKeepStoredLocal", "hSwapped", "hReturn", "hWrap", "hAwait",
+                     "hThen", "hPromiseKeep", "hGenerator"})
 
 NAMES = tuple(HELPERS)
 

@@ -1,0 +1,130 @@
+"""What a file tells the files that import it (DESIGN 2.2.1): its exported functions' parameter tags.
+
+A tag is made from the file alone: ``None`` when the parameter escapes (the
+function stores, returns or hands it to an unknown call, as ``boxcheck
+summaries`` says), else the imported functions' argument slots it is handed
+to, so that it escapes exactly when one of those does, which only the run
+knows (``project``); ``()`` does not escape at all.  So a file's interface
+is computed wherever the file is analyzed, once, and cached with its
+record, whatever the other files say.  ``wants`` lists the slots its own
+closures are handed to: only a file that has some is ever analyzed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Set
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from ..model import Binding, Closure
+from ..parameters import Parameters, Slot, parameter_binding
+from ..source import SourceFile
+from .links import Links
+
+#: a node of the escape graph (``escape.FlowNode``), which is built from this module's tags.
+FlowNode: TypeAlias = "Closure | Binding | str"
+
+#: a parameter as its callers see it: ``None`` escapes; else the slots it escapes through, if one of them does.
+Tag: TypeAlias = "tuple[Slot, ...] | None"
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """An exported function, as a call of it in another file needs it."""
+
+    #: its name in words (``each``, or ``the default export``) and where it is.
+    label: str
+    line: int
+    column: int
+    #: each parameter's name (``None``: a pattern or a rest element) and tag.
+    names: tuple[str | None, ...]
+    tags: tuple[Tag, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Interface:
+    functions: Mapping[str, Exported]
+    #: the other exported names: what they hold is not a function a call can follow.
+    others: frozenset[str]
+    reexports: Mapping[str, tuple[str, str]]
+    stars: tuple[str, ...]
+    #: the imported slots that this file's closures are handed to.
+    wants: tuple[Slot, ...]
+
+    def to_json(self) -> list[Any]:
+        return [{name: [f.label, f.line, f.column, list(f.names), [None if t is None else [list(s) for s in t]
+                                                                   for t in f.tags]]
+                 for name, f in self.functions.items()},
+                sorted(self.others), {name: list(origin) for name, origin in self.reexports.items()},
+                list(self.stars), [list(slot) for slot in self.wants]]
+
+    @classmethod
+    def from_json(cls, data: list[Any]) -> Interface:
+        functions, others, reexports, stars, wants = data
+        return cls({name: Exported(str(label), int(line), int(column), tuple(names),
+                                   tuple(None if t is None else tuple(slot(s) for s in t) for t in tags))
+                    for name, (label, line, column, names, tags) in functions.items()},
+                   frozenset(others), {name: (str(a), str(b)) for name, (a, b) in reexports.items()},
+                   tuple(stars), tuple(slot(s) for s in wants))
+
+
+def slot(data: list[Any]) -> Slot:
+    specifier, name, index = data
+    return str(specifier), str(name), int(index)
+
+
+EMPTY = Interface({}, frozenset(), {}, (), ())
+
+
+def interface_of(source: SourceFile, links: Links | None, wants: tuple[Slot, ...],
+                 exported_tags: Mapping[Binding | Closure, tuple[Tag, ...]]) -> Interface:
+    """The file's interface, from its escape graph's ``wants`` and ``exported_tags``."""
+    if links is None or not (links.exports or links.reexports or links.stars or wants):
+        return EMPTY
+    functions: dict[str, Exported] = {}
+    for name, target in links.exports.items():
+        tags = exported_tags.get(target)
+        closure = target if isinstance(target, Closure) else target.init_closure
+        if tags is None or closure is None:
+            continue
+        position = source.position(closure.start)
+        label = f"`{target.name}`" if isinstance(target, Binding) else "the default export"
+        functions[name] = Exported(label, position.line, position.column, closure.parameter_names, tags)
+    return Interface(functions, frozenset(links.exports.keys() - functions.keys()), dict(links.reexports),
+                     tuple(links.stars), wants)
+
+
+def exported_tags(links: Links, parameters: Parameters, successors: Mapping[FlowNode, list[FlowNode]],
+                  escaping: Set[FlowNode], slots: Mapping[FlowNode, list[Slot]]
+                  ) -> dict[Binding | Closure, tuple[Tag, ...]]:
+    """The tags of each export that is a function a call can follow (``Parameters.callee``, not ``unfollowed``),
+    from the whole graph of the file before it is pruned to what closures reach."""
+    found: dict[Binding | Closure, tuple[Tag, ...]] = {}
+    for target in links.exports.values():
+        closure = target if isinstance(target, Closure) else parameters.callee(target)
+        if closure is None or target in found or parameters.unfollowed(closure) is not None \
+                or (isinstance(target, Closure) and (closure.scope is None or closure.has_syntax_error)):
+            continue
+        found[target] = tuple(tag(successors, escaping, slots, parameter_binding(closure, name))
+                              for name in closure.parameter_names)
+    return found
+
+
+def tag(successors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode], slots: Mapping[FlowNode, list[Slot]],
+        parameter: Binding | None) -> Tag:
+    """``None`` if what ``parameter`` reaches escapes other than through a slot; else the slots it reaches."""
+    if parameter is None:
+        return None
+    seen: set[FlowNode] = {parameter}
+    work: list[FlowNode] = [parameter]
+    through: dict[Slot, None] = {}
+    while work:
+        node = work.pop()
+        if node in escaping:
+            return None
+        through.update(dict.fromkeys(slots.get(node, ())))
+        for target in successors.get(node, ()):
+            if target not in seen and not isinstance(target, str):
+                seen.add(target)
+                work.append(target)
+    return tuple(through)
