@@ -62,3 +62,17 @@ def test_a_path_that_does_not_exist_is_an_error_and_prints_nothing(capsys, tmp_p
     out, err = capsys.readouterr()
     assert code == 2 and out == ""
     assert "missing.ts: no such file or directory" in err
+
+
+def test_a_parameter_handed_to_another_files_function_takes_that_functions_tag(capsys, tmp_path):
+    (tmp_path / "util.ts").write_text("export function each(f: () => void) { f(); }\n"
+                                      "const kept: unknown[] = [];\nexport function keep(f: () => void) { kept.push(f); }\n")
+    (tmp_path / "main.ts").write_text('import { each, keep } from "./util";\n'
+                                      "export function calls(g: () => void) { each(g); }\n"
+                                      "export function keeps(g: () => void) { keep(g); }\n")
+    assert main(["summaries", str(tmp_path / "main.ts"), str(tmp_path / "util.ts")]) == 0
+    lines = [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines() if "main.ts" in line]
+    assert lines == ["`calls`: parameter `g` does not escape",
+                     "`keeps`: parameter `g` escapes: passed as an argument at 3:45"]
+    assert main(["summaries", str(tmp_path / "main.ts")]) == 0  # util.ts is not given: its functions are unknown
+    assert "`calls`: parameter `g` escapes" in capsys.readouterr().out

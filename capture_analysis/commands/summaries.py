@@ -19,15 +19,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
+from ..analyze import bind_source
 from ..batch.files import collect
 from ..batch.loading import LoadError, load
 from ..bind import bind
 from ..escape import EscapeGraph
+from ..linking.interface import Interface
+from ..linking.links import links_of
+from ..linking.project import Project, Resolved
 from ..model import BindingKind, Closure
-from ..parameters import Parameters, parameter_binding
+from ..parameters import Landing, Parameters, Slot, parameter_binding
 from ..parsing import parse_source
 from ..source import SourceFile
 
@@ -74,14 +78,15 @@ def main(argv: Sequence[str]) -> int:
     for path, message in collected.errors:
         print(f"boxcheck summaries: {path}: {message}", file=sys.stderr)
         failed = True
-    files = []
+    sources = []
     for path in collected.files:
         loaded = load(path)
         if isinstance(loaded, LoadError):
             print(f"boxcheck summaries: {path}: {loaded.message}", file=sys.stderr)
             failed = True
             continue
-        files.append((loaded, summaries(loaded)))
+        sources.append(loaded)
+    files = list(zip(sources, linked_summaries(sources), strict=True))
     try:
         if args.format == "json":
             print(json.dumps({"files": [{"path": source.path, "functions": [asdict(s) for s in found]}
@@ -98,11 +103,25 @@ def main(argv: Sequence[str]) -> int:
     return 2 if failed else 0
 
 
-def summaries(source: SourceFile) -> list[Summary]:
-    """The functions of ``source`` that a call can name, each with its parameters' tags, in source order."""
+def linked_summaries(sources: list[SourceFile]) -> list[list[Summary]]:
+    """``summaries`` of each file, with the calls of the other files' functions followed (DESIGN 2.2.1)."""
+    project = Project([source.path for source in sources])
+    for source in sources:
+        project.add(source.path, interface_at(source))
+    return [summaries(source, Resolved(project, source.path)) for source in sources]
+
+
+def interface_at(source: SourceFile) -> Interface:
+    bound = bind_source(source)
+    return bound.graph.interface(source)
+
+
+def summaries(source: SourceFile, imported: Mapping[Slot, Landing] | None = None) -> list[Summary]:
+    """The functions of ``source`` that a call can name, each with its parameters' tags, in source order;
+    ``imported``: the slots of its imports that do not escape."""
     file = parse_source(source)
     model = bind(source.data, file.tree, file.problems, file.path)
-    graph = EscapeGraph(model, parameters=True)
+    graph = EscapeGraph(model, parameters=True, links=links_of(source.data, file.tree, model), imported=imported)
     known = Parameters(model)
     found = []
     for binding in model.bindings:

@@ -41,22 +41,24 @@ def links_of(data: bytes, tree: tree_sitter.Tree, model: FileModel) -> Links:
         return links
     declared = scope.declarations
     anonymous: dict[int, str] = {}
+    statements = (tree.language.id_for_node_kind("import_statement", True),
+                  tree.language.id_for_node_kind("export_statement", True))
     cursor = tree.root_node.walk()
     more = cursor.goto_first_child()
     while more:
         node = cursor.node
         more = cursor.goto_next_sibling()
-        if node is None or node.type not in ("import_statement", "export_statement") or type_only(node):
+        if node is None or node.kind_id not in statements or type_only(node, data):
             continue
         source = node.child_by_field_name("source")
-        specifier = string_value(source) if source is not None else None
-        if node.type == "import_statement":
+        specifier = string_value(source, data) if source is not None else None
+        if node.kind_id == statements[0]:
             if specifier is not None:
-                imported(node, specifier, declared, links)
+                imported(node, specifier, declared, links, data)
         elif specifier is not None:
-            reexported(node, specifier, links)
+            reexported(node, specifier, links, data)
         else:
-            exported(node, declared, links, anonymous)
+            exported(node, declared, links, anonymous, data)
     if anonymous:
         for closure in model.closures:
             name = anonymous.get(closure.start)
@@ -65,41 +67,44 @@ def links_of(data: bytes, tree: tree_sitter.Tree, model: FileModel) -> Links:
     return links
 
 
-def type_only(node: tree_sitter.Node) -> bool:
-    return any(child.type == "type" for child in node.children)
+def type_only(node: tree_sitter.Node, data: bytes) -> bool:
+    """``import type``, ``export type``, ``{ type T }``: not where the text has no ``type``."""
+    return data.find(b"type", node.start_byte, node.end_byte) >= 0 and any(
+        child.type == "type" for child in node.children)
 
 
-def string_value(node: tree_sitter.Node) -> str | None:
+def string_value(node: tree_sitter.Node, data: bytes) -> str | None:
     """A string literal's value, when it has no escape sequence (a specifier never needs one)."""
-    if node.type != "string" or any(child.type == "escape_sequence" for child in node.named_children):
+    if node.type != "string" or node.end_byte - node.start_byte < 2:
         return None
-    return "".join(child.text.decode("utf-8", "replace") for child in node.named_children
-                   if child.type == "string_fragment" and child.text is not None)
+    inner = data[node.start_byte + 1:node.end_byte - 1]
+    return None if b"\\" in inner else inner.decode("utf-8", "replace")
 
 
-def text(node: tree_sitter.Node | None) -> str | None:
-    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else None
+def text(node: tree_sitter.Node | None, data: bytes) -> str | None:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else None
 
 
-def imported(node: tree_sitter.Node, specifier: str, declared: dict[str, Binding], links: Links) -> None:
+def imported(node: tree_sitter.Node, specifier: str, declared: dict[str, Binding], links: Links, data: bytes
+             ) -> None:
     for clause in node.named_children:
         if clause.type != "import_clause":
             continue
         for part in clause.named_children:
             if part.type == "identifier":
-                bind(links, declared.get(text(part) or ""), specifier, DEFAULT)
+                bind(links, declared.get(text(part, data) or ""), specifier, DEFAULT)
             elif part.type == "namespace_import":
                 names = [child for child in part.named_children if child.type == "identifier"]
                 if names:
-                    bind(links, declared.get(text(names[0]) or ""), specifier, NAMESPACE)
+                    bind(links, declared.get(text(names[0], data) or ""), specifier, NAMESPACE)
             elif part.type == "named_imports":
                 for spec in part.named_children:
-                    if spec.type != "import_specifier" or type_only(spec):
+                    if spec.type != "import_specifier" or type_only(spec, data):
                         continue
                     name = spec.child_by_field_name("name")
                     alias = spec.child_by_field_name("alias") or name
                     if name is not None and name.type == "identifier" and alias is not None:
-                        bind(links, declared.get(text(alias) or ""), specifier, text(name) or "")
+                        bind(links, declared.get(text(alias, data) or ""), specifier, text(name, data) or "")
 
 
 def bind(links: Links, binding: Binding | None, specifier: str, name: str) -> None:
@@ -107,7 +112,7 @@ def bind(links: Links, binding: Binding | None, specifier: str, name: str) -> No
         links.imports[binding] = (specifier, name)
 
 
-def reexported(node: tree_sitter.Node, specifier: str, links: Links) -> None:
+def reexported(node: tree_sitter.Node, specifier: str, links: Links, data: bytes) -> None:
     clause = next((child for child in node.named_children if child.type in ("export_clause", "namespace_export")),
                   None)
     if clause is None:
@@ -115,33 +120,34 @@ def reexported(node: tree_sitter.Node, specifier: str, links: Links) -> None:
     elif clause.type == "namespace_export":
         names = [child for child in clause.named_children if child.type == "identifier"]
         if names:
-            links.reexports[text(names[0]) or ""] = (specifier, NAMESPACE)
+            links.reexports[text(names[0], data) or ""] = (specifier, NAMESPACE)
     else:
         for spec in clause.named_children:
             name = spec.child_by_field_name("name")
             alias = spec.child_by_field_name("alias") or name
-            if spec.type == "export_specifier" and not type_only(spec) and name is not None and alias is not None:
-                links.reexports[text(alias) or ""] = (specifier, text(name) or "")
+            if spec.type == "export_specifier" and not type_only(spec, data) and name is not None and alias is not None:
+                links.reexports[text(alias, data) or ""] = (specifier, text(name, data) or "")
 
 
-def exported(node: tree_sitter.Node, declared: dict[str, Binding], links: Links, anonymous: dict[int, str]) -> None:
+def exported(node: tree_sitter.Node, declared: dict[str, Binding], links: Links, anonymous: dict[int, str],
+             data: bytes) -> None:
     default = any(child.type == "default" for child in node.children)
     declaration = node.child_by_field_name("declaration")
     value = node.child_by_field_name("value")
     if declaration is not None:
         name = declaration.child_by_field_name("name")
         if name is not None:
-            local(links, declared, DEFAULT if default else text(name), text(name))
+            local(links, declared, DEFAULT if default else text(name, data), text(name, data))
         elif default and "function" in declaration.type:
             anonymous[declaration.start_byte] = DEFAULT
         else:
             for declarator in declaration.named_children:
                 bound = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
                 if bound is not None and bound.type == "identifier":
-                    local(links, declared, text(bound), text(bound))
+                    local(links, declared, text(bound, data), text(bound, data))
     elif value is not None and default:
         if value.type == "identifier":
-            local(links, declared, DEFAULT, text(value))
+            local(links, declared, DEFAULT, text(value, data))
         elif value.type in ("arrow_function", "function_expression", "function"):
             anonymous[value.start_byte] = DEFAULT
     else:
@@ -151,8 +157,8 @@ def exported(node: tree_sitter.Node, declared: dict[str, Binding], links: Links,
             for spec in clause.named_children:
                 name = spec.child_by_field_name("name")
                 alias = spec.child_by_field_name("alias") or name
-                if spec.type == "export_specifier" and not type_only(spec) and name is not None:
-                    local(links, declared, text(alias), text(name))
+                if spec.type == "export_specifier" and not type_only(spec, data) and name is not None:
+                    local(links, declared, text(alias, data), text(name, data))
 
 
 def local(links: Links, declared: dict[str, Binding], exported_name: str | None, name: str | None) -> None:

@@ -13,7 +13,7 @@ needs has not been analyzed yet: the run waits for it (``run``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from ..parameters import DROPPED, RUN, Landing, Slot
@@ -139,15 +139,41 @@ class Project:
         interface = self.interfaces.get(path)
         found: dict[Slot, Landing] = {}
         for wanted in interface.wants if interface is not None else ():
-            if self.escapes(path, wanted) is not False:
-                continue
-            function = self.find(path, wanted[0], wanted[1])
-            assert isinstance(function, Found), "a slot that does not escape names a function"
-            exported = function.function
-            place = f"{function.path}:{exported.line}:{exported.column}"
-            index = wanted[2]
-            if index < len(exported.names):
-                found[wanted] = (RUN, f"passed to {exported.label} as `{exported.names[index]}`", place)
-            else:
-                found[wanted] = (DROPPED, f"passed to {exported.label}", place)
+            landing = self.landing(path, wanted)
+            if landing is not None:
+                found[wanted] = landing
         return found
+
+    def landing(self, importer: str, slot: Slot) -> Landing | None:
+        """What becomes of an argument handed to ``slot`` of ``importer``, if it does not escape."""
+        if self.escapes(importer, slot) is not False:
+            return None
+        function = self.find(importer, slot[0], slot[1])
+        assert isinstance(function, Found), "a slot that does not escape names a function"
+        exported = function.function
+        place = f"{function.path}:{exported.line}:{exported.column}"
+        index = slot[2]
+        if index < len(exported.names):
+            return RUN, f"passed to {exported.label} as `{exported.names[index]}`", place
+        return DROPPED, f"passed to {exported.label}", place
+
+
+class Resolved(Mapping[Slot, Landing]):
+    """Every slot of one file that does not escape, asked one at a time as the file's escape graph meets them (its
+    ``imported``): ``boxcheck summaries`` follows its parameters' slots too, not only its closures'."""
+
+    def __init__(self, project: Project, importer: str) -> None:
+        self.project = project
+        self.importer = importer
+
+    def __getitem__(self, slot: Slot) -> Landing:
+        landing = self.project.landing(self.importer, slot)
+        if landing is None:
+            raise KeyError(slot)
+        return landing
+
+    def __iter__(self) -> Iterator[Slot]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
