@@ -47,7 +47,6 @@ COMPILED = (
     "capture_analysis/escape.py",
     "capture_analysis/parameters.py",
     "capture_analysis/linking/links.py",
-    "capture_analysis/linking/interface.py",
     "capture_analysis/decide.py",
     "capture_analysis/policies/*.py",
     "capture_analysis/allocations.py",

@@ -77,6 +77,8 @@ class FileAnalysis:
         reads the text alone, and a file's tree is a third of its analysis's memory, which the record then
         reuses instead of adding to."""
         self.file = replace(self.file, tree=empty_tree())
+        if self.graph.links is not None:
+            self.graph.links.release()
 
     @property
     def path(self) -> str:

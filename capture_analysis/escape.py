@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
-from .linking.interface import Interface, Tag, exported_tags, interface_of
+from .linking.interface import Interface, Tag, interface_of, summarized
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, Use, UseKind
 from .parameters import RUN, Landing, Parameters, Slot, passed_to_known_callee
 from .results import Step, StepRole
@@ -175,7 +175,7 @@ class EscapeGraph:
             self._nodes = {ESCAPE: None}
             self._edges = {}
             model = self.model
-            self._parameters = Parameters(model, self.links.imports if self.links is not None else None,
+            self._parameters = Parameters(model, self.links.origin if self.links is not None else None,
                                           self.imported)
             for closure in model.closures:
                 if not closure.is_module:
@@ -194,17 +194,16 @@ class EscapeGraph:
             for source, target in self._edges:
                 successors.setdefault(source, []).append(target)
             kept = self._reachable_from_closures(successors)
-            if self._slots:
-                self.wants = tuple(dict.fromkeys(slot for node, slots in self._slots.items() if node in kept
-                                                 for slot in slots))
-            if self.links is not None and self.links.exports:
-                escaping = {source for source, target in self._edges if target is ESCAPE} - self._import_only
-                self.exported_tags = exported_tags(self.links, self._parameters, successors, escaping, self._slots)
+            if self._slots or (self.links is not None and self.links.exports):
+                self.wants, self.exported_tags = summarized(model.closures, successors, self._edges, self._import_only,
+                                                            self._slots, self.links, self._parameters)
             graph = ValueFlow({node: None for node in self._nodes if node in kept},
                               {edge: note for edge, note in self._edges.items() if edge[0] in kept})
             self._nodes = {}
             self._edges = {}
             self._parameters = None
+            if self.links is not None:
+                self.links.release()
             self._import_only = set()
             self._slots = {}
             self._graph = graph

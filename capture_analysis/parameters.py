@@ -27,7 +27,7 @@ run has resolved it; until then, and for a namespace import, it escapes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final, TypeAlias
 
 from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference
@@ -54,11 +54,11 @@ CALLABLE = frozenset({ClosureKind.FUNCTION_DECLARATION, ClosureKind.FUNCTION_EXP
 class Parameters:
     """The known callees of one file, asked per argument while the escape graph is built."""
 
-    def __init__(self, model: FileModel, imports: Mapping[Binding, tuple[str, str]] | None = None,
+    def __init__(self, model: FileModel, origin: Callable[[Binding], tuple[str, str] | None] | None = None,
                  imported: Mapping[Slot, Landing] | None = None) -> None:
-        """``imports``: each import binding's specifier and imported name (``linking.links``); ``imported``: the
+        """``origin``: an import binding's specifier and imported name (``linking.links``); ``imported``: the
         slots the run resolved to parameters that do not escape (``linking.project``)."""
-        self.imports = imports or {}
+        self.origin = origin
         self.imported = imported or {}
         #: functions whose arguments anything may read: ``arguments``, or ``eval``/``with`` in them or below.
         self.opaque: set[Closure] = set()
@@ -120,8 +120,10 @@ class Parameters:
         """The imported function's argument that the ``index``-th argument of a call of ``call`` is, if ``call``
         names a function imported by name (not a namespace) with no ``eval``/``with`` in between."""
         binding = call.binding
-        origin = self.imports.get(binding) if binding is not None else None
-        if origin is None or origin[1] == "*" or binding is None or not static(call.closure, binding.closure):
+        if binding is None or binding.kind is not BindingKind.IMPORT or self.origin is None:
+            return None
+        origin = self.origin(binding)
+        if origin is None or origin[1] == "*" or not static(call.closure, binding.closure):
             return None
         return origin[0], origin[1], index
 

@@ -37,9 +37,11 @@ def interface(text: str, path: str = "m.ts") -> Interface:
 
 
 def test_every_form_of_import_binds_its_specifier_and_name():
-    found = links('import d, { a, b as c, type T, default as e } from "./x";\nimport * as ns from "./y.js";\n'
-                  'import type { U } from "./z";\nimport "./side";\n')
-    assert {binding.name: origin for binding, origin in found.imports.items()} == {
+    bound = bind_source(SourceFile("m.ts", 'import d, { a, b as c, type T, default as e } from "./x";\n'
+                                           'import * as ns from "./y.js";\nimport type { U } from "./z";\n'
+                                           'import "./side";\nimport q = require("./q");\n'))
+    found = bound.graph.links
+    assert {b.name: found.origin(b) for b in bound.model.bindings if found.origin(b) is not None} == {
         "d": ("./x", DEFAULT), "a": ("./x", "a"), "c": ("./x", "b"), "e": ("./x", DEFAULT), "ns": ("./y.js", NAMESPACE)}
 
 
@@ -188,3 +190,20 @@ def test_the_language_server_reads_the_callees_of_an_open_document_from_disk(fol
     [n] = [d for d in analysis.decisions if d.binding.name == "n" and analysis.source.position(d.binding.start).line
            == 10]
     assert n.storage.value == "stack", n.reason
+
+
+def test_an_outcome_crosses_processes_with_its_interface():
+    """``--jobs`` and ``--scheduler`` workers pickle each outcome: a compiled frozen dataclass would not unpickle."""
+    import pickle
+
+    from capture_analysis.batch.outcome import outcome_of
+    from capture_analysis.batch.tasks import FileTask
+    from capture_analysis.config import Config
+    from capture_analysis.report import RunOptions
+
+    task = FileTask.of("json", RunOptions(), Config(), 1 << 20)
+    outcome = outcome_of(SourceFile("m.ts", 'import { g } from "./g";\nexport function f(h) { g(h); }\n'
+                                            'export function k() { let n = 0; g(() => n++); return n; }\n'), task)
+    assert outcome.interface is not None and outcome.interface.functions
+    again = pickle.loads(pickle.dumps(outcome))
+    assert again.interface == outcome.interface

@@ -65,8 +65,8 @@ def test_a_path_that_does_not_exist_is_an_error_and_prints_nothing(capsys, tmp_p
 
 
 def test_a_parameter_handed_to_another_files_function_takes_that_functions_tag(capsys, tmp_path):
-    (tmp_path / "util.ts").write_text("export function each(f: () => void) { f(); }\n"
-                                      "const kept: unknown[] = [];\nexport function keep(f: () => void) { kept.push(f); }\n")
+    (tmp_path / "util.ts").write_text("export function each(f: () => void) { f(); }\nconst kept: unknown[] = [];\n"
+                                      "export function keep(f: () => void) { kept.push(f); }\n")
     (tmp_path / "main.ts").write_text('import { each, keep } from "./util";\n'
                                       "export function calls(g: () => void) { each(g); }\n"
                                       "export function keeps(g: () => void) { keep(g); }\n")

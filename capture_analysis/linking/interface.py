@@ -8,11 +8,15 @@ knows (``project``); ``()`` does not escape at all.  So a file's interface
 is computed wherever the file is analyzed, once, and cached with its
 record, whatever the other files say.  ``wants`` lists the slots its own
 closures are handed to: only a file that has some is ever analyzed again.
+
+This module stays interpreted (setup.py compiles ``links`` beside it): an
+interface crosses processes with its file's outcome, pickled, and mypyc's
+frozen dataclasses are not unpickled (the unpickler assigns their fields).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -94,37 +98,85 @@ def interface_of(source: SourceFile, links: Links | None, wants: tuple[Slot, ...
                      tuple(links.stars), wants)
 
 
+def summarized(closures: list[Closure], successors: Mapping[FlowNode, list[FlowNode]],
+               edges: Mapping[tuple[FlowNode, FlowNode], object], import_only: Set[FlowNode],
+               slots: Mapping[FlowNode, list[Slot]], links: Links | None, parameters: Parameters
+               ) -> tuple[tuple[Slot, ...], dict[Binding | Closure, tuple[Tag, ...]]]:
+    """The escape graph's ``wants`` and ``exported_tags``, from the whole graph before it is pruned: its edges (to
+    ``ESCAPE``: the way out of their source, unless that source only escapes through slots, ``import_only``)."""
+    made: list[set[FlowNode]] = []
+
+    def lost() -> set[FlowNode]:
+        if not made:
+            escaping = {source for source, target in edges if target == "ESCAPE"} - set(import_only)
+            made.append(doomed(closures, successors, escaping))
+        return made[0]
+
+    wants = wanted(closures, successors, lost(), slots) if slots else ()
+    tags = exported_tags(links, parameters, successors, lost, slots) if links is not None and links.exports else {}
+    return wants, tags
+
+
 def exported_tags(links: Links, parameters: Parameters, successors: Mapping[FlowNode, list[FlowNode]],
-                  escaping: Set[FlowNode], slots: Mapping[FlowNode, list[Slot]]
+                  lost: Callable[[], Set[FlowNode]], slots: Mapping[FlowNode, list[Slot]]
                   ) -> dict[Binding | Closure, tuple[Tag, ...]]:
     """The tags of each export that is a function a call can follow (``Parameters.callee``, not ``unfollowed``),
-    from the whole graph of the file before it is pruned to what closures reach."""
+    from the whole graph of the file before it is pruned to what closures reach; ``lost``: what escapes other
+    than through slots (``doomed``), made only if some such function has a parameter."""
     found: dict[Binding | Closure, tuple[Tag, ...]] = {}
     for target in links.exports.values():
         closure = target if isinstance(target, Closure) else parameters.callee(target)
         if closure is None or target in found or parameters.unfollowed(closure) is not None \
                 or (isinstance(target, Closure) and (closure.scope is None or closure.has_syntax_error)):
             continue
-        found[target] = tuple(tag(successors, escaping, slots, parameter_binding(closure, name))
-                              for name in closure.parameter_names)
+        tags: list[Tag] = []
+        for name in closure.parameter_names:
+            parameter = parameter_binding(closure, name)
+            if parameter is None or parameter in lost():
+                tags.append(None)
+            else:
+                tags.append(slots_reached([parameter], successors, lost(), slots))
+        found[target] = tuple(tags)
     return found
 
 
-def tag(successors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode], slots: Mapping[FlowNode, list[Slot]],
-        parameter: Binding | None) -> Tag:
-    """``None`` if what ``parameter`` reaches escapes other than through a slot; else the slots it reaches."""
-    if parameter is None:
-        return None
-    seen: set[FlowNode] = {parameter}
-    work: list[FlowNode] = [parameter]
+def doomed(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode]
+           ) -> set[FlowNode]:
+    """What escapes whatever the slots say: what reaches ``escaping`` (the nodes with a way out other than a slot),
+    and async functions and generators, which escape whenever a call that runs them may outlive nothing."""
+    predecessors: dict[FlowNode, list[FlowNode]] = {}
+    for source, targets in successors.items():
+        for target in targets:
+            predecessors.setdefault(target, []).append(source)
+    found: set[FlowNode] = set(escaping)
+    found.update(c for c in closures if c.is_async or c.is_generator)
+    work = list(found)
+    while work:
+        for source in predecessors.get(work.pop(), ()):
+            if source not in found:
+                found.add(source)
+                work.append(source)
+    return found
+
+
+def wanted(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowNode]], doomed: Set[FlowNode],
+           slots: Mapping[FlowNode, list[Slot]]) -> tuple[Slot, ...]:
+    """The slots whose summaries may change what the file decides: those reached by a closure that escapes, if it
+    does, only through slots (a ``doomed`` closure escapes whatever they say)."""
+    return slots_reached([c for c in closures if not c.is_module and c not in doomed], successors, doomed, slots)
+
+
+def slots_reached(starts: list[FlowNode], successors: Mapping[FlowNode, list[FlowNode]], doomed: Set[FlowNode],
+                  slots: Mapping[FlowNode, list[Slot]]) -> tuple[Slot, ...]:
+    """The slots that what ``starts`` flows into is handed to, first met first (nothing it reaches is doomed)."""
+    seen: set[FlowNode] = set(starts)
+    work = list(starts)
     through: dict[Slot, None] = {}
     while work:
         node = work.pop()
-        if node in escaping:
-            return None
         through.update(dict.fromkeys(slots.get(node, ())))
         for target in successors.get(node, ()):
-            if target not in seen and not isinstance(target, str):
+            if target not in seen and target not in doomed:
                 seen.add(target)
                 work.append(target)
     return tuple(through)

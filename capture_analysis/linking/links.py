@@ -6,59 +6,73 @@ bindings (``export function``, ``export const``, ``export { a as b }``,
 ``export default``), and re-exports (``export { a } from``, ``export * from``,
 ``export * as ns from``).  Type-only imports and exports bind nothing at run
 time; ``import x = require(...)`` and ``export =`` are CommonJS, which is
-not followed.
+not followed.  The exports are read at once, since the file's interface
+lists them; an import only when the escape graph meets a call of it with an
+argument, from the binding's declaration up (most imports never are).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import tree_sitter
 
-from ..model import Binding, Closure, FileModel
+from ..model import Binding, BindingKind, Closure, FileModel
 
 #: the imported name of ``import * as ns`` and ``export * as ns``: the module's namespace object.
 NAMESPACE = "*"
 DEFAULT = "default"
 
 
-@dataclass(slots=True)
 class Links:
-    #: each import binding: the specifier and the name it imports (``DEFAULT``, ``NAMESPACE`` or a name).
-    imports: dict[Binding, tuple[str, str]] = field(default_factory=dict)
-    #: each exported name: the local binding it exports, or an anonymous ``export default`` function.
-    exports: dict[str, Binding | Closure] = field(default_factory=dict)
-    #: each re-exported name: the specifier and the name there.
-    reexports: dict[str, tuple[str, str]] = field(default_factory=dict)
-    #: the specifiers of ``export * from``.
-    stars: list[str] = field(default_factory=list)
+    __slots__ = ("_origins", "data", "exports", "reexports", "stars", "tree")
+
+    def __init__(self, data: bytes = b"", tree: tree_sitter.Tree | None = None) -> None:
+        self.data = data
+        #: the file's tree, while imports may be asked (``release``).
+        self.tree = tree
+        #: each exported name: the local binding it exports, or an anonymous ``export default`` function.
+        self.exports: dict[str, Binding | Closure] = {}
+        #: each re-exported name: the specifier and the name there.
+        self.reexports: dict[str, tuple[str, str]] = {}
+        #: the specifiers of ``export * from``.
+        self.stars: list[str] = []
+        self._origins: dict[Binding, tuple[str, str] | None] = {}
+
+    def origin(self, binding: Binding) -> tuple[str, str] | None:
+        """An import binding's specifier and the name it imports (``DEFAULT``, ``NAMESPACE`` or a name), if it is
+        an import of a string specifier (not ``import x = require(...)``, not a type)."""
+        if binding.kind is not BindingKind.IMPORT:
+            return None
+        if binding not in self._origins:
+            self._origins[binding] = imported(self.tree, self.data, binding) if self.tree is not None else None
+        return self._origins[binding]
+
+    def release(self) -> None:
+        """Lets the tree go once the escape graph is built: an import not asked by then is unknown."""
+        self.tree = None
 
 
 def links_of(data: bytes, tree: tree_sitter.Tree, model: FileModel) -> Links:
-    links = Links()
+    links = Links(data, tree)
     scope = model.module.scope
-    if scope is None or (b"import" not in data and b"export" not in data):
+    if scope is None or b"export" not in data:
         return links
     declared = scope.declarations
     anonymous: dict[int, str] = {}
-    statements = (tree.language.id_for_node_kind("import_statement", True),
-                  tree.language.id_for_node_kind("export_statement", True))
+    statement = tree.language.id_for_node_kind("export_statement", True)
     cursor = tree.root_node.walk()
     more = cursor.goto_first_child()
     while more:
         node = cursor.node
         more = cursor.goto_next_sibling()
-        if node is None or node.kind_id not in statements or type_only(node, data):
+        if node is None or node.kind_id != statement or type_only(node, data):
             continue
         source = node.child_by_field_name("source")
-        specifier = string_value(source, data) if source is not None else None
-        if node.kind_id == statements[0]:
-            if specifier is not None:
-                imported(node, specifier, declared, links, data)
-        elif specifier is not None:
-            reexported(node, specifier, links, data)
-        else:
+        if source is None:
             exported(node, declared, links, anonymous, data)
+            continue
+        specifier = string_value(source, data)
+        if specifier is not None:
+            reexported(node, specifier, links, data)
     if anonymous:
         for closure in model.closures:
             name = anonymous.get(closure.start)
@@ -85,31 +99,30 @@ def text(node: tree_sitter.Node | None, data: bytes) -> str | None:
     return data[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else None
 
 
-def imported(node: tree_sitter.Node, specifier: str, declared: dict[str, Binding], links: Links, data: bytes
-             ) -> None:
-    for clause in node.named_children:
-        if clause.type != "import_clause":
-            continue
-        for part in clause.named_children:
-            if part.type == "identifier":
-                bind(links, declared.get(text(part, data) or ""), specifier, DEFAULT)
-            elif part.type == "namespace_import":
-                names = [child for child in part.named_children if child.type == "identifier"]
-                if names:
-                    bind(links, declared.get(text(names[0], data) or ""), specifier, NAMESPACE)
-            elif part.type == "named_imports":
-                for spec in part.named_children:
-                    if spec.type != "import_specifier" or type_only(spec, data):
-                        continue
-                    name = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias") or name
-                    if name is not None and name.type == "identifier" and alias is not None:
-                        bind(links, declared.get(text(alias, data) or ""), specifier, text(name, data) or "")
-
-
-def bind(links: Links, binding: Binding | None, specifier: str, name: str) -> None:
-    if binding is not None:
-        links.imports[binding] = (specifier, name)
+def imported(tree: tree_sitter.Tree, data: bytes, binding: Binding) -> tuple[str, str] | None:
+    """Where an import binding comes from, read from its declaration up to its ``import`` statement."""
+    node = tree.root_node.named_descendant_for_byte_range(binding.start, binding.end)
+    parent = node.parent if node is not None else None
+    if node is None or parent is None or node.type != "identifier":
+        return None
+    if parent.type == "import_specifier":
+        name = parent.child_by_field_name("name")
+        if name is None or name.type != "identifier" or type_only(parent, data):
+            return None
+        what = text(name, data) or ""
+    elif parent.type == "namespace_import":
+        what = NAMESPACE
+    elif parent.type == "import_clause":
+        what = DEFAULT
+    else:
+        return None
+    while parent is not None and parent.type != "import_statement":
+        parent = parent.parent
+    source = parent.child_by_field_name("source") if parent is not None else None
+    if parent is None or source is None or type_only(parent, data):
+        return None
+    specifier = string_value(source, data)
+    return None if specifier is None else (specifier, what)
 
 
 def reexported(node: tree_sitter.Node, specifier: str, links: Links, data: bytes) -> None:
@@ -166,7 +179,7 @@ def local(links: Links, declared: dict[str, Binding], exported_name: str | None,
     binding = declared.get(name or "")
     if binding is None or exported_name is None:
         return
-    origin = links.imports.get(binding)
+    origin = links.origin(binding)
     if origin is not None:
         links.reexports[exported_name] = origin
     else:
