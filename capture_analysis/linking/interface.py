@@ -104,15 +104,19 @@ def summarized(closures: list[Closure], successors: Mapping[FlowNode, list[FlowN
                ) -> tuple[tuple[Slot, ...], dict[Binding | Closure, tuple[Tag, ...]]]:
     """The escape graph's ``wants`` and ``exported_tags``, from the whole graph before it is pruned: its edges (to
     ``ESCAPE``: the way out of their source, unless that source only escapes through slots, ``import_only``)."""
+    predecessors: dict[FlowNode, list[FlowNode]] = {}
     made: list[set[FlowNode]] = []
 
     def lost() -> set[FlowNode]:
         if not made:
+            for source, targets in successors.items():
+                for target in targets:
+                    predecessors.setdefault(target, []).append(source)
             escaping = {source for source, target in edges if target == "ESCAPE"} - set(import_only)
-            made.append(doomed(closures, successors, escaping))
+            made.append(doomed(closures, predecessors, escaping))
         return made[0]
 
-    wants = wanted(closures, successors, lost(), slots) if slots else ()
+    wants = wanted(closures, successors, predecessors, lost(), slots) if slots else ()
     tags = exported_tags(links, parameters, successors, lost, slots) if links is not None and links.exports else {}
     return wants, tags
 
@@ -140,14 +144,10 @@ def exported_tags(links: Links, parameters: Parameters, successors: Mapping[Flow
     return found
 
 
-def doomed(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode]
+def doomed(closures: Iterable[Closure], predecessors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode]
            ) -> set[FlowNode]:
     """What escapes whatever the slots say: what reaches ``escaping`` (the nodes with a way out other than a slot),
     and async functions and generators, which escape whenever a call that runs them may outlive nothing."""
-    predecessors: dict[FlowNode, list[FlowNode]] = {}
-    for source, targets in successors.items():
-        for target in targets:
-            predecessors.setdefault(target, []).append(source)
     found: set[FlowNode] = set(escaping)
     found.update(c for c in closures if c.is_async or c.is_generator)
     work = list(found)
@@ -159,11 +159,16 @@ def doomed(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowN
     return found
 
 
-def wanted(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowNode]], doomed: Set[FlowNode],
+def wanted(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowNode]],
+           predecessors: Mapping[FlowNode, list[FlowNode]], doomed: Set[FlowNode],
            slots: Mapping[FlowNode, list[Slot]]) -> tuple[Slot, ...]:
-    """The slots whose summaries may change what the file decides: those reached by a closure that escapes, if it
-    does, only through slots (a ``doomed`` closure escapes whatever they say)."""
-    return slots_reached([c for c in closures if not c.is_module and c not in doomed], successors, doomed, slots)
+    """The slots whose summaries may change what the file decides or retains: those reached by a closure that
+    holds a binding of a function (an edge from a binding into a closure is a capture) and escapes, if it does,
+    only through slots.  A ``doomed`` closure escapes whatever they say; one that captures nothing, or only the
+    module's bindings, changes no storage and keeps no context alive, wherever it goes."""
+    starts: list[FlowNode] = [c for c in closures if not c.is_module and c not in doomed and any(
+        isinstance(p, Binding) and p.closure is not None and not p.closure.is_module for p in predecessors.get(c, ()))]
+    return slots_reached(starts, successors, doomed, slots)
 
 
 def slots_reached(starts: list[FlowNode], successors: Mapping[FlowNode, list[FlowNode]], doomed: Set[FlowNode],
