@@ -116,6 +116,15 @@ def test_an_ambiguous_star_a_reexport_loop_and_a_missing_name_escape():
     assert found.escapes("m.ts", ("./x", "f", 5)) is False  # past the last parameter: nowhere
 
 
+def test_a_local_export_that_is_no_function_shadows_the_same_name_of_an_export_star():
+    found = project(**{"x.ts": "export function f(g) { g(); }\nexport function h(g) { g(); }",
+                       "shadow.ts": 'export * from "./x";\nexport class f { constructor(g) { keep(g); } }\n'
+                                    "export interface h { }\nexport default class { }"})
+    assert found.escapes("m.ts", ("./shadow", "f", 0)) is True  # `new f(g)` is the class's
+    assert found.escapes("m.ts", ("./shadow", "h", 0)) is False  # an interface is no value: the star's `h`
+    assert found.escapes("m.ts", ("./shadow", "default", 0)) is True
+
+
 def test_an_answer_waits_for_a_file_of_the_run_that_has_not_come_in():
     found = Project(["a.ts", "b.ts"])
     found.add("a.ts", interface('import { b } from "./b";\nexport function a() { let n = 0; b(() => n++); '

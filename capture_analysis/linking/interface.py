@@ -83,7 +83,7 @@ EMPTY = Interface({}, frozenset(), {}, (), ())
 def interface_of(source: SourceFile, links: Links | None, wants: tuple[Slot, ...],
                  exported_tags: Mapping[Binding | Closure, tuple[Tag, ...]]) -> Interface:
     """The file's interface, from its escape graph's ``wants`` and ``exported_tags``."""
-    if links is None or not (links.exports or links.reexports or links.stars or wants):
+    if links is None or not (links.exports or links.others or links.reexports or links.stars or wants):
         return EMPTY
     functions: dict[str, Exported] = {}
     for name, target in links.exports.items():
@@ -94,8 +94,8 @@ def interface_of(source: SourceFile, links: Links | None, wants: tuple[Slot, ...
         position = source.position(closure.start)
         label = f"`{target.name}`" if isinstance(target, Binding) else "the default export"
         functions[name] = Exported(label, position.line, position.column, closure.parameter_names, tags)
-    return Interface(functions, frozenset(links.exports.keys() - functions.keys()), dict(links.reexports),
-                     tuple(links.stars), wants)
+    return Interface(functions, frozenset((links.exports.keys() - functions.keys()) | links.others),
+                     dict(links.reexports), tuple(links.stars), wants)
 
 
 def summarized(closures: list[Closure], successors: Mapping[FlowNode, list[FlowNode]],

@@ -13,17 +13,24 @@ argument, from the binding's declaration up (most imports never are).
 
 from __future__ import annotations
 
+import re
+
 import tree_sitter
 
 from ..model import Binding, BindingKind, Closure, FileModel
 
+#: ``export class C``, ``export interface I``...: a declaration that is no function, whose name is all it gives.
+DECLARED_TYPE = re.compile(rb"export\s+(default\s+)?(?:declare\s+)?(?:abstract\s+)?(class|interface|type|enum|namespace"
+                           rb"|module|const\s+enum)\s+([A-Za-z_$][\w$]*)")
+#: of those, the ones that declare no value at run time.
+TYPES_ONLY = frozenset({b"interface", b"type"})
 #: the imported name of ``import * as ns`` and ``export * as ns``: the module's namespace object.
 NAMESPACE = "*"
 DEFAULT = "default"
 
 
 class Links:
-    __slots__ = ("_origins", "data", "exports", "reexports", "stars", "tree")
+    __slots__ = ("_origins", "data", "exports", "others", "reexports", "stars", "tree")
 
     def __init__(self, data: bytes = b"", tree: tree_sitter.Tree | None = None) -> None:
         self.data = data
@@ -35,6 +42,8 @@ class Links:
         self.reexports: dict[str, tuple[str, str]] = {}
         #: the specifiers of ``export * from``.
         self.stars: list[str] = []
+        #: exported names of classes, enums and namespaces: values, but no function a call can follow.
+        self.others: set[str] = set()
         self._origins: dict[Binding, tuple[str, str] | None] = {}
 
     def origin(self, binding: Binding) -> tuple[str, str] | None:
@@ -64,7 +73,14 @@ def links_of(data: bytes, tree: tree_sitter.Tree, model: FileModel) -> Links:
     while more:
         node = cursor.node
         more = cursor.goto_next_sibling()
-        if node is None or node.kind_id != statement or type_only(node, data):
+        if node is None or node.kind_id != statement:
+            continue
+        declared_type = DECLARED_TYPE.match(data, node.start_byte)
+        if declared_type is not None:
+            if declared_type.group(2) not in TYPES_ONLY:  # a class, an enum, a namespace: a value, no callee
+                links.others.add(DEFAULT if declared_type.group(1) else declared_type.group(3).decode("utf-8"))
+            continue
+        if type_only(node, data):
             continue
         source = node.child_by_field_name("source")
         if source is None:
