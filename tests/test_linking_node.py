@@ -9,6 +9,8 @@ the same thing; a `stack` verdict is refuted when a closure that refers to the b
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from capture_analysis.analyze import analyze_text
@@ -37,8 +39,8 @@ def test_a_closure_handed_to_an_imported_helper_is_stack_exactly_when_the_helper
         assert "helpers.ts:" in reason and KEPT_BY_NO_CALLEE in reason, reason
 
 
-#: how many seeded programs, each split one of the three ways.
-PROGRAMS = 60
+#: how many seeded programs, each split one of the three ways (``FUZZ_SPLIT_PROGRAMS`` for a long run).
+PROGRAMS = int(os.environ.get("FUZZ_SPLIT_PROGRAMS", "60"))
 
 
 @needs_node
@@ -48,7 +50,7 @@ def test_seeded_programs_split_into_files_keep_every_verdict_node_can_check(orac
     tally = Tally()
     refuted = []
     differs = []
-    used = across = 0
+    used = across = exercised = 0
     for number, program in enumerate(seeded_programs(41, PROGRAMS)):
         if not program.helpers:
             continue
@@ -60,12 +62,17 @@ def test_seeded_programs_split_into_files_keep_every_verdict_node_can_check(orac
         one = {d.binding.name: d.storage.value for d in analyze_text("fuzz.ts", outcome.source).decisions}
         for var in program.function_vars():
             storage, reason = found[var.name]
-            across += storage == "stack" and "helpers.ts:" in reason
+            by_summary = storage == "stack" and "helpers.ts:" in reason
+            across += by_summary
+            exercised += by_summary and outcome.run.checked.get(var.index, 0) > 0
             if (var.index in outcome.run.outlived and storage == Storage.STACK.value) or \
                     (var.index in outcome.run.changed and storage == Storage.VALUE.value):
                 refuted.append((var.name, storage, reason, outcome.source))
             if one[var.name] != storage:
                 differs.append((var.name, one[var.name], storage, outcome.source))
+    print(f"\n{used} of {PROGRAMS} programs split, {across} `stack` verdicts by another file's summary "
+          f"({exercised} exercised); "
+          f"{tally.line()}")
     assert used >= PROGRAMS // 4, f"only {used} of {PROGRAMS} programs hand closures to helpers"
     assert across > 0, "no verdict was `stack` because of another file's summary"
     assert not refuted, refuted[0]
