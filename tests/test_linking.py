@@ -216,3 +216,33 @@ def test_an_outcome_crosses_processes_with_its_interface():
     assert outcome.interface is not None and outcome.interface.functions
     again = pickle.loads(pickle.dumps(outcome))
     assert again.interface == outcome.interface
+
+
+def test_a_task_crosses_to_the_workers_without_the_analyzers_the_parent_made():
+    """The parent analyzes a file again with its imports resolved, which makes an analyzer in its task; the task
+    then goes to the next chunk's worker, which makes its own (a compiled ``Policy`` does not unpickle)."""
+    import pickle
+
+    from capture_analysis.batch.tasks import FileTask
+    from capture_analysis.config import Config
+    from capture_analysis.report import RunOptions
+
+    task = FileTask.of("json", RunOptions(), Config(), 1 << 20)
+    task.analyzer("a.ts")
+    assert task.analyzers
+    again = pickle.loads(pickle.dumps(task))
+    assert again.analyzers == {} and again == task
+    assert again.analyzer("a.ts").policy == task.analyzer("a.ts").policy
+
+
+def test_jobs_go_on_after_the_parent_analyzed_a_file_again(folder, tmp_path):
+    """Chunks sent after a file was analyzed again in the parent still reach their workers (the compiled build's
+    workers died unpickling the task that the re-analysis had given an analyzer)."""
+    many = folder / "zz"
+    many.mkdir()
+    for index in range(300):
+        (many / f"f{index}.ts").write_text(f"export function f{index}() {{ let n = 0; return () => n++; }}\n")
+    code, out, err = run(str(folder), "--format", "json", "--no-cache", "--jobs", "2")
+    assert code in (0, 1) and "internal error" not in err, err
+    assert storages(out)[("callers.ts", 10)] == "stack"
+    assert len(json.loads(out)["files"]) == 304
