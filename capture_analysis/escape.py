@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from .linking.interface import Interface, Tag, interface_of, summarized
 from .model import AWAITED_CALLEE_USE, Binding, BindingKind, Closure, FileModel, Reference, Use, UseKind
-from .parameters import RUN, Landing, Parameters, Slot, passed_to_known_callee
+from .parameters import Landing, Parameters, Slot, passed_to_known_callee
 from .results import Step, StepRole
 from .source import SourceFile
 from .words import closure_name
@@ -320,8 +320,8 @@ class EscapeGraph:
                 if isinstance(target, Binding):
                     self.callee_parameters.add(target)
                     self._edge(source, target, offset, why)
-                elif target == RUN:
-                    self._edge(source, CALLED, offset, why)  # an async executor still runs on after the call
+                else:  # an async executor still runs on after the call; one past the parameters counts so too
+                    self._edge(source, CALLED, offset, why)
                 return
             slot = parameters.slot(use.target, use.index)
             if slot is not None:
@@ -337,9 +337,8 @@ class EscapeGraph:
         but only as far as that slot does (``exported_tags``)."""
         found = self.imported.get(slot) if self.imported is not None else None
         if found is not None:
-            kind, why, place = found
-            if kind == RUN:
-                self._edge(source, CALLED, offset, why)
+            _, why, place = found
+            self._edge(source, CALLED, offset, why)  # as a callee of this file's would be (``_escape``)
             self.imported_calls.setdefault(source, []).append((offset, why, place))
             return
         self._slots.setdefault(source, []).append(slot)

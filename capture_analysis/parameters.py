@@ -18,7 +18,9 @@ direct ``eval`` or ``with`` (whose names nobody can read statically), when
 an ``eval`` or a ``with`` stands between the call and the callee's binding, and
 for a parameter that is a pattern or a rest element.  An argument past the
 last parameter, of a callee that never reads ``arguments``, lands nowhere,
-unless that parameter is a pattern or a rest element (a rest gathers it).
+unless that parameter is a pattern or a rest element (a rest gathers it);
+an async function so dropped still counts as called, cautiously, as it does
+when a call of another file's function drops it (``linking``).
 
 A call of an imported name is an argument ``slot`` of another file's
 function: what becomes of it is that file's to say (``linking``), once the

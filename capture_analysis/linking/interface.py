@@ -113,7 +113,7 @@ def summarized(closures: list[Closure], successors: Mapping[FlowNode, list[FlowN
                 for target in targets:
                     predecessors.setdefault(target, []).append(source)
             escaping = {source for source, target in edges if target == "ESCAPE"} - set(import_only)
-            made.append(doomed(closures, predecessors, escaping))
+            made.append(doomed(closures, successors, predecessors, escaping, slots))
         return made[0]
 
     wants = wanted(closures, successors, predecessors, lost(), slots) if slots else ()
@@ -144,12 +144,14 @@ def exported_tags(links: Links, parameters: Parameters, successors: Mapping[Flow
     return found
 
 
-def doomed(closures: Iterable[Closure], predecessors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode]
-           ) -> set[FlowNode]:
+def doomed(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowNode]],
+           predecessors: Mapping[FlowNode, list[FlowNode]], escaping: Set[FlowNode],
+           slots: Mapping[FlowNode, list[Slot]]) -> set[FlowNode]:
     """What escapes whatever the slots say: what reaches ``escaping`` (the nodes with a way out other than a slot),
-    and async functions and generators, which escape whenever a call that runs them may outlive nothing."""
+    and an async function handed to a slot: whatever becomes of it there, it counts as called, and an async call
+    may resume after the caller returned (a generator escapes anyway: ``escape.GENERATOR``)."""
     found: set[FlowNode] = set(escaping)
-    found.update(c for c in closures if c.is_async or c.is_generator)
+    found.update(c for c in closures if c.is_async and slots_reached([c], successors, found, slots))
     work = list(found)
     while work:
         for source in predecessors.get(work.pop(), ()):
@@ -165,10 +167,16 @@ def wanted(closures: Iterable[Closure], successors: Mapping[FlowNode, list[FlowN
     """The slots whose summaries may change what the file decides or retains: those reached by a closure that
     holds a binding of a function (an edge from a binding into a closure is a capture) and escapes, if it does,
     only through slots.  A ``doomed`` closure escapes whatever they say; one that captures nothing, or only the
-    module's bindings, changes no storage and keeps no context alive, wherever it goes."""
+    module's own bindings, changes no storage and keeps no context alive, wherever it goes."""
     starts: list[FlowNode] = [c for c in closures if not c.is_module and c not in doomed and any(
-        isinstance(p, Binding) and p.closure is not None and not p.closure.is_module for p in predecessors.get(c, ()))]
+        isinstance(p, Binding) and not module_slot(p) for p in predecessors.get(c, ()))]
     return slots_reached(starts, successors, doomed, slots)
+
+
+def module_slot(binding: Binding) -> bool:
+    """Is ``binding`` one of the module's own (``module`` storage, ``decide``), not a per-iteration binding of a
+    top-level loop, which is decided like a function's?"""
+    return binding.scope.closure.is_module and binding.scope.instance_loop is None
 
 
 def slots_reached(starts: list[FlowNode], successors: Mapping[FlowNode, list[FlowNode]], doomed: Set[FlowNode],
