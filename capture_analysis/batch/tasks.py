@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..analyze import Analyzer, decide_bound
@@ -71,14 +71,11 @@ class FileTask:
     analyzers: dict[tuple[tuple[str, Severity | None], ...], Analyzer] = field(
         init=False, repr=False, compare=False, default_factory=dict)
 
-    def __getstate__(self) -> list[object]:
+    def __reduce__(self) -> tuple[type[FileTask], tuple[object, ...]]:
         """The analyzers stay behind: each process makes its own (the parent makes some when it analyzes a file
-        again, ``linked``), and a compiled ``Policy`` is not unpickled (mypyc's frozen dataclasses)."""
-        return [{} if item.name == "analyzers" else getattr(self, item.name) for item in fields(self)]
-
-    def __setstate__(self, state: list[object]) -> None:
-        for item, value in zip(fields(self), state, strict=True):
-            object.__setattr__(self, item.name, value)
+        again, ``linked``), and a compiled ``Policy`` is not unpickled (mypyc's frozen dataclasses).  Not
+        ``__getstate__``: Python 3.11.2's ``dataclass(slots=True)`` replaces it on a frozen class."""
+        return FileTask, (self.format, self.options, self.settings, self.max_file_size, self.fix)
 
     @classmethod
     def of(cls, format: str, options: RunOptions, settings: Config, max_file_size: int) -> FileTask:
