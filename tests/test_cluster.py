@@ -65,10 +65,10 @@ def scheduler() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Several chunks of files of every kind: repaired and broken syntax, a binary, suppressions, a
-    configuration."""
+    configuration, and files that call each other's functions (``linking``: analyzed again by the client)."""
     root = tmp_path_factory.mktemp("tree")
     shutil.copytree(ROOT / "examples", root / "examples", ignore=shutil.ignore_patterns("*.json"))
-    for group in ("loops", "escape", "parsing", "syntax-errors", "retention"):
+    for group in ("loops", "escape", "parsing", "syntax-errors", "retention", "linking"):
         shutil.copytree(FIXTURES / group, root / group)
     shutil.copy(ROOT / "tests" / "unicode" / "non-ascii-before-token.ts", root / "unicode.ts")
     (root / "binary.ts").write_bytes(b"\x00\x01 not source")
@@ -311,3 +311,12 @@ def test_a_worker_that_dies_costs_only_the_file_that_kills_it(tmp_path):
     assert [bool(f["errors"]) for f in files] == [name == "d" for name in "abcdefgh"]
     single = json.loads(run("--no-cache", "--jobs", "1", "--format", "json", str(tmp_path))[1])["files"]
     assert [f for f in files if not f["errors"]] == [f for f in single if not f["path"].endswith("d.ts")]
+
+
+@needs_dask
+def test_a_call_of_another_files_function_is_followed_on_the_cluster(scheduler, tree):
+    """The client resolves what the workers' interfaces say (DESIGN 2.2.1), as ``--jobs`` does."""
+    _, out, _ = run("--no-cache", "--scheduler", scheduler, "--format", "json", str(tree / "linking"))
+    [callers] = [f for f in json.loads(out)["files"] if f["path"].endswith("callers.ts")]
+    [n] = [b for b in callers["bindings"] if b["name"] == "n" and b["line"] == 10]
+    assert n["storage"] == "stack", n["reason"]
