@@ -327,7 +327,7 @@ class EscapeGraph:
             if slot is not None:
                 self._imported_argument(source, slot, use, offset)
                 return
-        elif offset in self.model.dropped_callbacks and use.why == ARGUMENT:
+        if offset in self.model.dropped_callbacks and use.why == ARGUMENT:
             self._edge(source, CALLED, offset, "called by a builtin that drops it")  # async: see CALLED
             return
         self._edge(source, ESCAPE, offset, use.why)

@@ -485,6 +485,8 @@ class FileModel:
     references: list[Reference]
     #: where the callback of a builtin that runs it and drops it stands (``xs.forEach(f)``: ``bind.containers``).
     dropped_callbacks: frozenset[int] = frozenset()
+    #: where the namespace of a call ``ns.f(...)`` of a namespace import stands: ``f`` (``parameters.slot``).
+    member_calls: dict[int, str] = field(default_factory=dict)
 
     def release(self) -> None:
         """Breaks the model's cycles once nothing reads it again (it is unusable after): refcounting then frees

@@ -24,7 +24,10 @@ when a call of another file's function drops it (``linking``).
 
 A call of an imported name is an argument ``slot`` of another file's
 function: what becomes of it is that file's to say (``linking``), once the
-run has resolved it; until then, and for a namespace import, it escapes.
+run has resolved it, and until then it escapes.  A member of a namespace
+import (``ns.f(...)``) is the imported function ``f``: a module namespace
+object's properties are the module's exports, which nothing can reassign but
+the module itself.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ Slot: TypeAlias = "tuple[str, str, int]"
 #: what a resolved slot that does not escape does: ``RUN`` or ``DROPPED``, the edge's note, and where the callee is.
 Landing: TypeAlias = "tuple[str, str, str]"
 
+#: the imported name of ``import * as ns`` and ``export * as ns``: the module's namespace object.
+NAMESPACE: Final = "*"
 #: what ``Parameters.landing`` says of an argument that no parameter receives and nothing can read.
 DROPPED: Final = "dropped"
 #: of one that the callee runs during the call and drops (an async one may still run on after it).
@@ -62,6 +67,7 @@ class Parameters:
         slots the run resolved to parameters that do not escape (``linking.project``)."""
         self.origin = origin
         self.imported = imported or {}
+        self.member_calls = model.member_calls
         #: functions whose arguments anything may read: ``arguments``, or ``eval``/``with`` in them or below.
         self.opaque: set[Closure] = set()
         for ref in model.references:
@@ -98,6 +104,8 @@ class Parameters:
         parameter, ``DROPPED``, or ``None`` when the callee is unknown or may keep what it is given past the call
         (the argument escapes)."""
         binding = call.binding
+        if call.start in self.member_calls:
+            return None  # ``ns.f(...)``: ``f`` is called, not ``ns`` (``slot``)
         if binding is None:
             if call.name in RUN_AND_DROP_GLOBALS and index == 0 and static(call.closure, None):
                 return RUN, f"passed to `{call.name}`, which runs it during the call and drops it"
@@ -120,14 +128,18 @@ class Parameters:
 
     def slot(self, call: Reference, index: int) -> Slot | None:
         """The imported function's argument that the ``index``-th argument of a call of ``call`` is, if ``call``
-        names a function imported by name (not a namespace) with no ``eval``/``with`` in between."""
+        names a function imported by name, or is the namespace of a namespace import whose member is called
+        (``ns.f(...)``), with no ``eval``/``with`` in between."""
         binding = call.binding
         if binding is None or binding.kind is not BindingKind.IMPORT or self.origin is None:
             return None
         origin = self.origin(binding)
-        if origin is None or origin[1] == "*" or not static(call.closure, binding.closure):
+        if origin is None or not static(call.closure, binding.closure):
             return None
-        return origin[0], origin[1], index
+        member = self.member_calls.get(call.start)
+        if (member is None) != (origin[1] != NAMESPACE):
+            return None  # a namespace called itself, or a named import's method called
+        return origin[0], origin[1] if member is None else member, index
 
     def unfollowed(self, callee: Closure) -> str | None:
         """Why a call of ``callee`` takes every argument to escape, whatever the callee's code does with it."""

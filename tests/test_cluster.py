@@ -318,5 +318,5 @@ def test_a_call_of_another_files_function_is_followed_on_the_cluster(scheduler, 
     """The client resolves what the workers' interfaces say (DESIGN 2.2.1), as ``--jobs`` does."""
     _, out, _ = run("--no-cache", "--scheduler", scheduler, "--format", "json", str(tree / "linking"))
     [callers] = [f for f in json.loads(out)["files"] if f["path"].endswith("callers.ts")]
-    [n] = [b for b in callers["bindings"] if b["name"] == "n" and b["line"] == 10]
+    [n] = [b for b in callers["bindings"] if b["name"] == "n" and b["line"] == 11]
     assert n["storage"] == "stack", n["reason"]

@@ -151,7 +151,7 @@ def folder(tmp_path: Path) -> Path:
 def test_a_run_decides_the_same_in_any_order_of_its_files_with_jobs_and_with_the_cache(folder, tmp_path):
     files = sorted(str(p) for p in folder.glob("*.ts"))
     _, first, _ = run(*files, "--format", "json", "--no-cache", "--jobs", "1")
-    assert storages(first)[("callers.ts", 10)] == "stack"
+    assert storages(first)[("callers.ts", 11)] == "stack"
     _, backwards, _ = run(*reversed(files), "--format", "json", "--no-cache", "--jobs", "1")
     assert storages(backwards) == storages(first)
     _, jobs, _ = run(*files, "--format", "json", "--no-cache", "--jobs", "2")
@@ -165,18 +165,18 @@ def test_a_run_decides_the_same_in_any_order_of_its_files_with_jobs_and_with_the
 def test_editing_a_helper_re_decides_its_callers_through_the_cache(folder, tmp_path):
     cache = str(tmp_path / "cache")
     _, before, _ = run(str(folder), "--format", "json", "--cache-dir", cache)
-    assert storages(before)[("callers.ts", 10)] == "stack"
+    assert storages(before)[("callers.ts", 11)] == "stack"
     helpers = folder / "helpers.ts"
     helpers.write_text(helpers.read_text().replace("for (const x of xs) f(x);", "kept.push(() => f(xs[0]));"))
     _, after, _ = run(str(folder), "--format", "json", "--cache-dir", cache)
-    assert storages(after)[("callers.ts", 10)] == "box"
+    assert storages(after)[("callers.ts", 11)] == "box"
     _, fresh, _ = run(str(folder), "--format", "json", "--no-cache")
     assert after == fresh
 
 
 def test_a_callee_in_a_file_outside_the_run_is_unknown(folder):
     _, alone, _ = run(str(folder / "callers.ts"), "--format", "json", "--no-cache")
-    assert storages(alone)[("callers.ts", 10)] == "box"
+    assert storages(alone)[("callers.ts", 11)] == "box"
 
 
 def test_standard_input_reads_its_callees_from_the_files_beside_its_name(folder):
@@ -184,7 +184,7 @@ def test_standard_input_reads_its_callees_from_the_files_beside_its_name(folder)
     done = subprocess.run([sys.executable, "-m", "capture_analysis", "--stdin-filename", str(folder / "callers.ts"),
                            "--format", "json", "-"], input=text, capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode in (0, 1), done.stderr
-    assert storages(done.stdout)[("callers.ts", 10)] == "stack"
+    assert storages(done.stdout)[("callers.ts", 11)] == "stack"
 
 
 def test_the_language_server_reads_the_callees_of_an_open_document_from_disk(folder):
@@ -197,7 +197,7 @@ def test_the_language_server_reads_the_callees_of_an_open_document_from_disk(fol
     path = str(folder / "callers.ts")
     analysis = analyze_tree(parse_source(SourceFile(path, (folder / "callers.ts").read_text())), settings)
     [n] = [d for d in analysis.decisions if d.binding.name == "n" and analysis.source.position(d.binding.start).line
-           == 10]
+           == 11]
     assert n.storage.value == "stack", n.reason
 
 
@@ -244,5 +244,5 @@ def test_jobs_go_on_after_the_parent_analyzed_a_file_again(folder, tmp_path):
         (many / f"f{index}.ts").write_text(f"export function f{index}() {{ let n = 0; return () => n++; }}\n")
     code, out, err = run(str(folder), "--format", "json", "--no-cache", "--jobs", "2")
     assert code in (0, 1) and "internal error" not in err, err
-    assert storages(out)[("callers.ts", 10)] == "stack"
+    assert storages(out)[("callers.ts", 11)] == "stack"
     assert len(json.loads(out)["files"]) == 300 + len(list(FIXTURES.glob("*.ts")))

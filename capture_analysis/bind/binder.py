@@ -95,6 +95,10 @@ class Binder:
         self.name_memo: dict[bytes, str] = {}
         #: the use of a method call's receiver, by the method's name (``expressions.visit_member``).
         self.receiver_uses: dict[bytes, Use] = {}
+        #: the names of the file's namespace imports (``import * as ns``), whose member calls say the member.
+        self.namespaces: set[str] = set()
+        #: where the receiver of ``ns.f(...)`` stands, for each such call: the member's name (``FileModel``).
+        self.member_calls: dict[int, str] = {}
         #: the callbacks of builtins and the bindings known to hold containers, as the walk finds them (``containers``).
         self.callbacks: dict[int, tuple[int, str]] = {}
         self.containers: dict[Binding, str] = {}
@@ -129,7 +133,7 @@ class Binder:
         self.build_flows()
         dropped = dropped_callbacks(self.data, self.bindings, self.references, self.callbacks, self.containers) \
             if self.callbacks else frozenset()
-        return FileModel(module, self.closures, self.bindings, self.references, dropped)
+        return FileModel(module, self.closures, self.bindings, self.references, dropped, self.member_calls)
 
     def visit(self, node: Node | None, scope: Scope, use: Use = SAFE_USE) -> None:
         if node is not None:

@@ -142,6 +142,9 @@ def visit_call(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
                 visit_arguments(binder, arguments, scope, ref)
                 return
             if not is_new and callee is not None and callee.kind_id in kinds.members:
+                if binder.namespaces and arguments.named_child_count and namespace_call(binder, callee, scope):
+                    visit_arguments(binder, arguments, scope, binder.references[-1])
+                    return
                 record_callback(binder, callee, arguments)  # ``xs.forEach(f)``
             binder.visit_named(arguments, scope, ARGUMENT_USE)
         else:
@@ -165,6 +168,33 @@ def named_callee(binder: Binder, callee: Node) -> bool:
     """A name that may hold a known function: not ``undefined`` (no binding) nor ``eval``, however spelled (the
     visit below tells a direct ``eval``)."""
     return binder.data[callee.start_byte:callee.end_byte] != b"undefined" and binder.name_of(callee) != "eval"
+
+
+def namespace_call(binder: Binder, callee: Node, scope: Scope) -> bool:
+    """``ns.f(...)`` of a namespace import's name: its receiver's reference is made, as ``visit_member`` would make
+    it, with the member's name beside it, so that the arguments are ``f``'s (``parameters.slot``).  Whether ``ns``
+    is the import, not a local of the same name, is for the bound reference to say."""
+    if callee.kind_id != binder.kinds.member_expression:
+        return False
+    obj = callee.child_by_field_id(binder.fields.object)
+    prop = callee.child_by_field_id(binder.fields.property)
+    if obj is None or prop is None or obj.kind_id != binder.kinds.identifier or prop.type != "property_identifier" \
+            or binder.name_of(obj) not in binder.namespaces:
+        return False
+    ref = binder.reference(obj, scope, read=True, write=False, use=receiver_use(binder, prop))
+    binder.member_calls[ref.start] = binder.name_of(prop)
+    return True
+
+
+def receiver_use(binder: Binder, prop: Node | None) -> Use:
+    """The use of a method call's receiver: called by ``.call``/``.apply``, else handed to the method as ``this``."""
+    raw = binder.data[prop.start_byte:prop.end_byte] if prop is not None else b""
+    receiver = binder.receiver_uses.get(raw)
+    if receiver is None:
+        name = raw.decode("utf-8", "replace")
+        receiver = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
+        binder.receiver_uses[raw] = receiver
+    return receiver
 
 
 def visit_arguments(binder: Binder, arguments: Node, scope: Scope, callee: Reference) -> None:
@@ -201,14 +231,7 @@ def visit_member(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
     """
     obj = node.child_by_field_id(binder.fields.object)
     if use.kind is UseKind.CALLEE:
-        prop = node.child_by_field_id(binder.fields.property)
-        raw = binder.data[prop.start_byte:prop.end_byte] if prop is not None else b""
-        receiver = binder.receiver_uses.get(raw)
-        if receiver is None:
-            name = raw.decode("utf-8", "replace")
-            receiver = CALLEE_USE if name in ("call", "apply") else escaping(f"receiver of `.{name}()`")
-            binder.receiver_uses[raw] = receiver
-        inner = receiver
+        inner = receiver_use(binder, node.child_by_field_id(binder.fields.property))
     elif (obj is None or binder.data.find(b"prototype", obj.end_byte, node.end_byte) >= 0) \
             and is_prototype(binder, node):
         inner = PROTOTYPE_USE  # ``F.prototype.constructor`` is ``F``

@@ -259,6 +259,8 @@ def visit_import(binder: Binder, node: Node, scope: Scope, use: Use) -> None:
                 binder.declare(alias, BindingKind.IMPORT, module_scope, 0)
         elif part.type in ("import_clause", "named_imports", "namespace_import"):
             pending.extend(named(part))
+            if part.type == "namespace_import" and part.named_child_count:
+                binder.namespaces.add(binder.name_of(part.named_children[0]))
     for child in children:
         if child.type == "import_require_clause":
             name = child.named_children[0] if child.named_child_count else None

@@ -18,14 +18,13 @@ import re
 import tree_sitter
 
 from ..model import Binding, BindingKind, Closure, FileModel
+from ..parameters import NAMESPACE
 
 #: ``export class C``, ``export interface I``...: a declaration that is no function, whose name is all it gives.
 DECLARED_TYPE = re.compile(rb"export\s+(default\s+)?(?:declare\s+)?(?:abstract\s+)?(class|interface|type|enum|namespace"
                            rb"|module|const\s+enum)\s+([A-Za-z_$][\w$]*)")
 #: of those, the ones that declare no value at run time.
 TYPES_ONLY = frozenset({b"interface", b"type"})
-#: the imported name of ``import * as ns`` and ``export * as ns``: the module's namespace object.
-NAMESPACE = "*"
 DEFAULT = "default"
 
 

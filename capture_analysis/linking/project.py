@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from ..parameters import DROPPED, RUN, Landing, Slot
+from ..parameters import DROPPED, NAMESPACE, RUN, Landing, Slot
 from .interface import Exported, Interface, Tag
-from .links import DEFAULT, NAMESPACE
+from .links import DEFAULT
 from .resolve import key, resolve
 
 

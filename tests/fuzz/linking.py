@@ -3,8 +3,10 @@
 Node runs the one-file print (``Program.render``): an import binds the very
 function the module declares, so splitting changes what boxcheck must read
 (the helpers' summaries, across files), not what the program does.  The
-helpers reach the program three ways: imported from their module, through
-an ``export *`` of another, and renamed by an ``export { ... as ... } from``.
+helpers reach the program four ways: imported from their module, through
+an ``export *`` of another, renamed by an ``export { ... as ... } from``,
+and as members of a namespace import (``h.hKeep(...)``), which calls each
+helper with the namespace as ``this``: no helper reads ``this``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .helpers import prelude
 from .model import TS
 from .program import Program
 
-SHAPES = ("direct", "star", "renamed")
+SHAPES = ("direct", "star", "renamed", "namespace")
 DECLARED = re.compile(r"^(?:async )?(?:function\*? |let |const )(\w+)", re.MULTILINE)
 
 
@@ -36,6 +38,10 @@ def split(program: Program, shape: str) -> dict[str, str]:
     finally:
         program.helpers = saved
     files = {"helpers.ts": DECLARED.sub(lambda m: "export " + m.group(0), helpers) + "\n"}
+    if shape == "namespace":
+        files["main.ts"] = 'import * as h from "./helpers";\n' + re.sub(
+            rf"(?<![\w$.])({'|'.join(names)})(?![\w$])", r"h.\1", body) if names else body
+        return files
     if shape == "direct":
         specifier, imported = "./helpers", ", ".join(names)
     elif shape == "star":
