@@ -148,7 +148,9 @@ def folder(tmp_path: Path) -> Path:
     return copy
 
 
-def test_a_run_decides_the_same_in_any_order_of_its_files_with_jobs_and_with_the_cache(folder, tmp_path):
+def test_a_run_decides_the_same_in_any_order_of_its_files_with_jobs_and_with_the_cache(folder, tmp_path,
+                                                                                         monkeypatch):
+    monkeypatch.delenv("BOXCHECK_NO_CACHE")  # conftest turns the cache off
     files = sorted(str(p) for p in folder.glob("*.ts"))
     _, first, _ = run(*files, "--format", "json", "--no-cache", "--jobs", "1")
     assert storages(first)[("callers.ts", 11)] == "stack"
@@ -158,17 +160,22 @@ def test_a_run_decides_the_same_in_any_order_of_its_files_with_jobs_and_with_the
     assert jobs == first
     cache = str(tmp_path / "cache")
     _, cold, _ = run(*files, "--format", "json", "--cache-dir", cache)
+    stored = sorted(Path(cache).rglob("*.entry"))
+    assert len(stored) > len(files)  # each file's first analysis, and the second of those analyzed again
     _, warm, _ = run(*files, "--format", "json", "--cache-dir", cache)
     assert cold == warm == first
+    assert sorted(Path(cache).rglob("*.entry")) == stored
 
 
-def test_editing_a_helper_re_decides_its_callers_through_the_cache(folder, tmp_path):
+def test_editing_a_helper_re_decides_its_callers_through_the_cache(folder, tmp_path, monkeypatch):
+    monkeypatch.delenv("BOXCHECK_NO_CACHE")  # conftest turns the cache off
     cache = str(tmp_path / "cache")
     _, before, _ = run(str(folder), "--format", "json", "--cache-dir", cache)
     assert storages(before)[("callers.ts", 11)] == "stack"
     helpers = folder / "helpers.ts"
     helpers.write_text(helpers.read_text().replace("for (const x of xs) f(x);", "kept.push(() => f(xs[0]));"))
     _, after, _ = run(str(folder), "--format", "json", "--cache-dir", cache)
+    assert any(Path(cache).rglob("*.entry"))
     assert storages(after)[("callers.ts", 11)] == "box"
     _, fresh, _ = run(str(folder), "--format", "json", "--no-cache")
     assert after == fresh
@@ -245,4 +252,4 @@ def test_jobs_go_on_after_the_parent_analyzed_a_file_again(folder, tmp_path):
     code, out, err = run(str(folder), "--format", "json", "--no-cache", "--jobs", "2")
     assert code in (0, 1) and "internal error" not in err, err
     assert storages(out)[("callers.ts", 11)] == "stack"
-    assert len(json.loads(out)["files"]) == 300 + len(list(FIXTURES.glob("*.ts")))
+    assert len(json.loads(out)["files"]) == 300 + len(list(FIXTURES.rglob("*.ts")))

@@ -6,7 +6,8 @@ if some imported function's parameter does (a symbolic summary, made from
 the file alone, so that it is computed once, in whichever process analyzes
 the file, and cached with its record), and the imported parameters that
 its own closures are handed to.  ``project.Project`` resolves those against
-the interfaces of the run's other files (``resolve``: relative specifiers),
-and ``batch.linked`` analyzes again, with the resolved summaries, the few
-files whose closures are handed to imported parameters that do not escape.
+the interfaces of the run's other files (``resolve``: relative specifiers,
+and bare ones that the importer's ``tsconfig.json`` maps, ``tsconfig``), and
+``batch.linked`` analyzes again, with the resolved summaries, the few files
+whose closures are handed to imported parameters that do not escape.
 """

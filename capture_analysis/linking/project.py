@@ -20,6 +20,7 @@ from ..parameters import DROPPED, NAMESPACE, RUN, Landing, Slot
 from .interface import Exported, Interface, Tag
 from .links import DEFAULT
 from .resolve import key, resolve
+from .tsconfig import Tsconfigs
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,8 @@ class Project:
         #: each file that came in: its interface, or ``None`` when it was not analyzed.
         self.interfaces: dict[str, Interface | None] = {}
         self._targets: dict[tuple[str, str], str | None] = {}
+        #: the ``tsconfig.json`` files that bare specifiers were resolved through, each read once in the run.
+        self._tsconfigs = Tsconfigs()
         self._escapes: dict[tuple[str, str, int], bool] = {}
 
     def add(self, path: str, interface: Interface | None) -> None:
@@ -64,7 +67,7 @@ class Project:
         """The function ``name`` imported from ``specifier`` in ``importer``, if the run can follow it."""
         target = self._targets.get((importer, specifier), "")
         if target == "":
-            target = self._targets[importer, specifier] = resolve(importer, specifier, self.files)
+            target = self._targets[importer, specifier] = resolve(importer, specifier, self.files, self._tsconfigs)
         if target is None or (target, name) in seen:
             return None
         if target not in self.interfaces:

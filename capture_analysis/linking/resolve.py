@@ -1,18 +1,22 @@
-"""Which file of the run a relative import specifier names, as TypeScript's ``bundler``/``node16`` resolution
-finds it (DESIGN 2.2.1).
+"""Which file of the run an import specifier names, as TypeScript's ``bundler``/``node16`` resolution finds it
+(DESIGN 2.2.1): a call of an imported function is followed only into a file whose summary the run has.
 
 ``./x`` is ``x.ts``, ``x.tsx``, ``x.mts``, ``x.cts``, ``x.js``... or the
 same under ``x/index``; ``./x.js`` is ``x.ts`` or ``x.tsx`` before ``x.js``
 (TypeScript's sources import their compiled names), ``.mjs`` is ``.mts``,
-``.cjs`` is ``.cts``.  A bare specifier (a package, a ``paths`` alias) names
-no file here: its callees stay unknown, as do those of a file outside the run
-and of a declaration file (``.d.ts``), which has no code.
+``.cjs`` is ``.cts``.  A bare specifier (``@/util``) is each place the
+importer's ``tsconfig.json`` maps it to (``paths``, ``baseUrl``:
+``linking.tsconfig``), tried by the same rules.  A package (``node_modules``)
+names no file here: its callees stay unknown, as do those of a file outside
+the run and of a declaration file (``.d.ts``), which has no code.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
+
+from .tsconfig import Tsconfigs
 
 #: what ``./x`` may be, in the order TypeScript tries them.
 SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs")
@@ -58,14 +62,19 @@ def candidates(specifier: str) -> list[str]:
     return found
 
 
-def resolve(importer: str, specifier: str, files: Mapping[str, str]) -> str | None:
+def resolve(importer: str, specifier: str, files: Mapping[str, str], tsconfigs: Tsconfigs | None = None
+            ) -> str | None:
     """The run's path (as given) of the file ``specifier`` names from ``importer``, if the run has it; ``files``
-    maps each run path's ``key`` to the path."""
-    if not relative(specifier):
-        return None
+    maps each run path's ``key`` to the path; ``tsconfigs``: those read so far (a run's, kept across calls)."""
     folder = os.path.dirname(key(importer))
-    for candidate in candidates(specifier):
-        found = files.get(key(os.path.join(folder, candidate)))
-        if found is not None:
-            return found
+    if relative(specifier):
+        places = [os.path.join(folder, specifier)]
+    else:
+        aliases = (tsconfigs or Tsconfigs()).aliases(folder)
+        places = aliases.targets(specifier) if aliases is not None else []
+    for place in places:
+        for candidate in candidates(place):
+            found = files.get(key(candidate))
+            if found is not None:
+                return found
     return None
