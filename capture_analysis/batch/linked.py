@@ -18,14 +18,14 @@ import hashlib
 import json
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..analyze import Bound, bind_source
 from ..linking.interface import Interface
 from ..linking.project import Project
-from ..linking.resolve import OnDisk
+from ..linking.resolve import OnDisk, key
 from ..parameters import Landing, Slot
 from ..source import SourceFile
 from .loading import LoadError, checked, load, read
@@ -62,13 +62,27 @@ MAX_INTERFACES = 2048
 
 
 def on_disk(path: str, interface: Interface) -> dict[Slot, Landing]:
-    """What the slots of one file analyzed alone (standard input, an editor's buffer, a fixture) resolve to, from
-    the files beside it on disk, each analyzed as its imports need it."""
+    """What the slots of one file analyzed alone (standard input, a fixture) resolve to, from the files beside it
+    on disk, each analyzed as its imports need it."""
+    return beside(path, interface, {})[0]
+
+
+def beside(path: str, interface: Interface, workspace: Mapping[str, Interface]
+           ) -> tuple[dict[Slot, Landing], frozenset[str]]:
+    """``on_disk``, where the files of ``workspace`` (by ``resolve.key``: an editor's open documents, whose text
+    may not be saved) say what their own interfaces say; and the files whose interfaces the answer read, by
+    ``key``, so that an editor knows which documents to analyze again when one of them changes."""
     if not interface.wants:
-        return {}
-    project = Project(OnDisk(), load=interface_at)
+        return {}, frozenset()
+
+    def interface_of(target: str) -> Interface | None:
+        found = workspace.get(key(target))
+        return found if found is not None else interface_at(target)
+
+    project = Project(OnDisk(), load=interface_of)
     project.add(path, interface)
-    return project.landings(path)
+    landings = project.landings(path)
+    return landings, frozenset(key(read) for read in project.interfaces) - {key(path)}
 
 
 def interface_at(path: str) -> Interface | None:

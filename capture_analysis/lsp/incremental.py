@@ -16,13 +16,15 @@ from __future__ import annotations
 import dataclasses
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from ..analyze import Analyzer, FileAnalysis, decide_bound
-from ..batch.linked import on_disk
+from ..batch.linked import beside
 from ..diagnose import Diagnostic
 from ..fixes import Fix, declare_const_fixes, own_block_fixes
+from ..linking.interface import Interface
+from ..linking.resolve import key
 from ..parsing import ParsedFile, new_parser, repaired, uses_tsx
 from ..policies import POLICIES
 from ..retention.callees import configured
@@ -79,6 +81,9 @@ class RevisionAnalyzed:
     analyze_seconds: float
     cpu_seconds: float
     incremental: bool
+    #: what the document exports to the documents that import it, and the files its imports were read from.
+    interface: Interface
+    consulted: frozenset[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,13 +115,32 @@ RevisionOutcome = RevisionAnalyzed | RevisionSkipped | RevisionStale | RevisionF
 def analyze_tree(parsed: ParsedFile, settings: Settings) -> FileAnalysis:
     """What the command line makes of this file, from the parse given: its ``shown`` diagnostics are what it
     prints (but for a file the configuration excludes, which it does not analyze)."""
+    return linked_tree(parsed, settings, {}).analysis
+
+
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """One document's analysis, with what it tells the documents that import it and what it read of others."""
+
+    analysis: FileAnalysis
+    interface: Interface
+    #: the files whose interfaces its slots were resolved from, by ``resolve.key``.
+    consulted: frozenset[str]
+
+
+def linked_tree(parsed: ParsedFile, settings: Settings, workspace: Mapping[str, Interface]) -> Linked:
+    """``analyze_tree``, where the open documents (``workspace``, by ``resolve.key``) say what they export."""
     config = settings.config
     analyzer = Analyzer(POLICIES[settings.policy], config.severities_for(parsed.path), decide_bound,
                         configured(config.run_and_drop, config.keeps))
     analysis = analyzer.parsed(parsed)
-    # closures handed to functions of other files: what those do with them, read from the files on disk
-    landings = on_disk(parsed.path, analysis.graph.interface(analysis.source))
-    return replace(analyzer, imported=landings).parsed(parsed) if landings else analysis
+    interface = analysis.graph.interface(analysis.source)
+    # closures handed to functions of other files: what those do with them, read from the open documents and
+    # the files on disk
+    landings, consulted = beside(parsed.path, interface, workspace)
+    if landings:
+        analysis = replace(analyzer, imported=landings).parsed(parsed)
+    return Linked(analysis, interface, consulted)
 
 
 class TreeKeeper:
@@ -124,12 +148,18 @@ class TreeKeeper:
 
     def __init__(self) -> None:
         self.trees: dict[str, ParsedFile] = {}
+        #: the interface of every open document's latest analysis, by ``resolve.key`` of its path: what the
+        #: documents that import it read, saved or not.
+        self.workspace: dict[str, Interface] = {}
+        #: the ``workspace`` key of each document's path, by URI.
+        self.keys: dict[str, str] = {}
         self.parsers = {tsx: new_parser(tsx) for tsx in (False, True)}
         #: the buffer of every parse's pieces (``TreeText``).
         self.piece = bytearray()
 
     def forget(self, uri: str) -> None:
         self.trees.pop(uri, None)
+        self.workspace.pop(self.keys.pop(uri, ""), None)
 
     def update(self, snapshot: Snapshot) -> tuple[ParsedFile, bool]:
         """The parse of ``snapshot``'s text, and whether it was re-parsed from the previous tree.
@@ -175,7 +205,10 @@ class TreeKeeper:
             parsed = time.perf_counter()
             if current_revision() != snapshot.revision:
                 return RevisionStale(snapshot.revision)
-            analysis = analyze_tree(syntax, settings)
+            linked = linked_tree(syntax, settings, self.workspace)
+            analysis = linked.analysis
+            self.keys[snapshot.uri] = key(syntax.path)
+            self.workspace[self.keys[snapshot.uri]] = linked.interface
             shown = [] if settings.excluded else analysis.shown
             fixes = Fixes(analysis, dataclasses.replace(syntax, tree=syntax.tree.copy()), shown)
             index = BindingIndex(analysis)
@@ -189,7 +222,7 @@ class TreeKeeper:
             done = time.perf_counter()
             return RevisionAnalyzed(snapshot.uri, snapshot.revision, snapshot.version, analysis, shown, index,
                                     fixes, parsed - started, done - parsed, time.thread_time() - cpu_started,
-                                    incremental)
+                                    incremental, linked.interface, linked.consulted)
         except Exception:  # one bad document must not stop the server
             self.forget(snapshot.uri)
             return RevisionFailed(snapshot.revision, traceback.format_exc())

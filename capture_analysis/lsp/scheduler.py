@@ -21,6 +21,12 @@ would leave nothing published until the next save.
 
 Requests (hover, code actions) never wait for an analysis: they are
 answered from the latest one (``latest``), through the edits made since.
+
+A document's imports are read from the other open documents, saved or not,
+and from the files on disk (DESIGN 2.2.1).  When what a document exports
+changes (its interface: its functions' parameter tags and where they are),
+the open documents whose imports were read from it are analyzed again; an
+interface is made from its own file's text alone, so that wave stops there.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+from ..linking.resolve import key
 from . import memory
 from .documents import Document
 from .edit_map import EditMap
@@ -64,7 +71,10 @@ class Scheduler:
         self.later(document, delay_seconds)
 
     def close(self, uri: str) -> None:
+        document = self.documents.get(uri)
         self.forget(uri)
+        if document is not None:
+            self.importers_of(document)  # they read its file from disk again
 
     def refresh(self) -> None:
         """Analyze every open document again (the settings changed)."""
@@ -75,6 +85,15 @@ class Scheduler:
         """Analyze at once under a new revision, so that a running analysis of the old one is not published."""
         document.revision += 1
         self.now(document)
+
+    def importers_of(self, document: Document) -> None:
+        """Analyze again the open documents whose imports were read from ``document``'s file: what it exports has
+        changed (or it was opened or closed, so they read its text instead of the file's, or the other way)."""
+        changed = key(document.path)
+        for uri, (latest, _) in list(self.latest.items()):
+            importer = self.documents.get(uri)
+            if importer is not None and importer is not document and changed in latest.consulted:
+                self.reanalyze(importer)
 
     def stop(self) -> None:
         for timer in self.timers.values():
@@ -154,11 +173,13 @@ class Scheduler:
             document.untrack(edits)
             return outcome
         dead: RevisionOutcome | None = None
+        exports_changed = False
         if isinstance(outcome, RevisionAnalyzed):
             previous = self.latest.get(document.uri)
             if previous is not None:
                 document.untrack(previous[1])
                 dead = previous[0]
+            exports_changed = previous is None or previous[0].interface != outcome.interface
             self.latest[document.uri] = (outcome, edits)
         else:
             document.untrack(edits)
@@ -167,6 +188,8 @@ class Scheduler:
                 latest = self.latest.pop(document.uri, None)
                 dead = latest[0] if latest is not None else outcome
         self.publish(document, outcome, edits)
+        if exports_changed:
+            self.importers_of(document)
         return dead
 
     def pace(self, document: Document, outcome: RevisionAnalyzed, settings: Settings) -> None:
