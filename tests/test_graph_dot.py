@@ -12,7 +12,8 @@ from capture_analysis.analyze import analyze_text, apply_policy, bind_source
 from capture_analysis.commands.graph import drawable
 from capture_analysis.model import Closure
 from capture_analysis.policies import OPTIMAL, POLICIES
-from capture_analysis.report.dot import Cluster, Node, Panel, build_graph, text, visible
+from capture_analysis.report.dot import Cluster, Node, Panel, build_graph
+from capture_analysis.report.dot_style import text, visible
 from capture_analysis.source import SourceFile
 
 from .conftest import LEAK, ROOT, analyze

@@ -18,7 +18,7 @@ from capture_analysis.analyze import FileAnalysis, analyze_source
 from capture_analysis.batch.loading import load
 from capture_analysis.commands import graph as graph_cmd
 from capture_analysis.model import Storage
-from capture_analysis.report.dot import visible
+from capture_analysis.report.dot_style import visible
 from capture_analysis.source import SourceFile
 
 ROOT = Path(__file__).resolve().parent.parent

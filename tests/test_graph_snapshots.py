@@ -33,6 +33,8 @@ CASES = [
     ("nested-escapes--function-middle", ["tests/graph_inputs/nested-escapes.ts", "--function", "middle"]),
     ("nested-escapes--all", ["tests/graph_inputs/nested-escapes.ts", "--all"]),
     ("loop-iterations--line-12", ["tests/graph_inputs/loop-iterations.ts", "--function", "12"]),
+    ("known-callees", ["tests/graph_inputs/known-callees.ts"]),
+    ("known-callees--function-run", ["tests/graph_inputs/known-callees.ts", "--function", "run"]),
 ]
 
 

@@ -5,6 +5,12 @@ Images (``-o out.svg|png|pdf``) need the Graphviz ``dot`` program; when it is
 missing the error says how to install it, and ``-o out.dot`` still works.
 Exit codes: 0 when the diagram was written, 2 for usage and I/O errors.
 
+The file is drawn alone, but a closure it hands to a function of another
+file is drawn as the run of both files would decide it: its imports are
+resolved from the files beside it on disk (``batch.linked.bound_on_disk``,
+as for ``--stdin-filename``), so that a diagram explains the decisions that
+``boxcheck`` reports for the project rather than contradicting them.
+
 A one-shot command on a big file spent a third of its time in the cyclic
 garbage collector, which walks the growing scope model again and again
 while nothing it holds is garbage: the collector is paused while the file is
@@ -24,11 +30,13 @@ from pathlib import Path
 
 import graphviz
 
-from ..analyze import Bound, FileAnalysis, apply_policy, bind_source
+from ..analyze import Bound, FileAnalysis, apply_policy
+from ..batch.linked import bound_on_disk
 from ..batch.loading import LoadError, load
 from ..model import Closure, FileModel
 from ..policies import POLICIES
-from ..report.dot import build_graph, subtree, visible
+from ..report.dot import build_graph, subtree
+from ..report.dot_style import visible
 from ..source import SourceFile
 
 #: output suffix -> the ``dot -T`` format (None: the DOT text itself).
@@ -129,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     loaded = load(args.path)
     if isinstance(loaded, LoadError):
         raise UsageError(f"{args.path}: {loaded.message}")
-    bound = bind_source(loaded)
+    bound = bound_on_disk(loaded)
     if bound.syntax:
         print(f"boxcheck graph: {args.path}: {len(bound.syntax)} syntax error(s); the diagram may be incomplete",
               file=sys.stderr)

@@ -17,6 +17,9 @@ The picture
 * an edge closure -> binding per capture: thin for reads, bold red for
   writes; escaping closures are red, and the escape itself is an edge to the
   "outlives the call" node labelled with how (``returned @12``);
+* a dashed green edge from a closure to each known callee that does not
+  keep it (``passed to `each` as `f` @11``): to the callee's parameter, or
+  to a node of a function of another file (``dot_calls``);
 * bindings of enclosing functions that the drawn closures capture are shown
   in dashed clusters of their own, so ``--function inner`` still shows what
   ``inner`` captures; the module's, and an enclosing function's beyond a few,
@@ -31,7 +34,7 @@ Safety
 ------
 Identifiers, property names and file names come from the input, and
 TypeScript allows almost anything in them: every such text goes through
-``text``, which shows control and format characters as ``\\u{...}`` (a
+``dot_style.text``, which shows control and format characters as ``\\u{...}`` (a
 newline or a bidi override cannot reshape the label, and the SVG stays
 well-formed XML), doubles backslashes (Graphviz escapes such as ``\\N`` or
 ``\\l`` lose their meaning) and marks the string as not HTML (``<b>`` stays
@@ -49,7 +52,6 @@ byte-identical DOT.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -61,33 +63,24 @@ from ..escape import ESCAPE, note
 from ..model import Binding, Closure, ClosureKind, Loop, Storage
 from ..results import Decision, FunctionReport, PolicySite, Site
 from ..words import plural
+from .dot_calls import callee_label, calls_of
 from .dot_layout import Cluster, Edge, Node, emit, grid
 from .dot_retention import kept_alive_edges
 from .dot_selection import LABEL_NAMES, TOOLTIP_NAMES, Selection, names
+from .dot_style import (
+    CALL_EDGE,
+    CALLEE_STYLE,
+    DASHED_FRAME,
+    ESCAPE_COLOR,
+    LEGEND_EDGES,
+    READ_COLOR,
+    STORAGE_STYLE,
+    WRITE_COLOR,
+    legend,
+    text,
+)
 
 FONT = "Helvetica"
-READ_COLOR = "#555555"
-WRITE_COLOR = "#c0392b"
-ESCAPE_COLOR = "#c0392b"
-
-#: node attributes per storage class: shape and fill tell the storage apart without the legend's colors too.
-STORAGE_STYLE: dict[Storage, dict[str, str]] = {
-    Storage.VALUE: {"shape": "box", "style": "rounded,filled", "fillcolor": "#d5f0d5", "color": "#3c8d3c"},
-    Storage.STACK: {"shape": "box", "style": "filled", "fillcolor": "#d6e6f7", "color": "#3a6ea5"},
-    Storage.BOX: {"shape": "box3d", "style": "filled", "fillcolor": "#ffd9a8", "color": "#b86e00"},
-    Storage.CONTEXT: {"shape": "tab", "style": "filled", "fillcolor": "#f6c6c6", "color": "#a33a3a"},
-    Storage.MODULE: {"shape": "note", "style": "filled", "fillcolor": "#eeeeee", "color": "#777777"},
-    Storage.LOCAL: {"shape": "box", "style": "rounded,dashed", "color": "#aaaaaa", "fontcolor": "#999999"},
-}
-
-STORAGE_MEANING: dict[Storage, str] = {
-    Storage.VALUE: "value: copied into each closure",
-    Storage.STACK: "stack: shared, kept in the frame",
-    Storage.BOX: "box: one heap cell",
-    Storage.CONTEXT: "context: a slot of a shared heap context",
-    Storage.MODULE: "module: the module's environment",
-    Storage.LOCAL: "local: not captured (shown with --all)",
-}
 
 #: what an anonymous closure is called in a label.
 ANONYMOUS: dict[ClosureKind, str] = {
@@ -97,25 +90,6 @@ ANONYMOUS: dict[ClosureKind, str] = {
 }
 
 LOOP_KEYWORD = re.compile(rb"[a-z]+")
-
-
-def is_invisible(ch: str) -> bool:
-    """Control, format (bidi overrides, zero-width), surrogate, private, unassigned, line/paragraph separators."""
-    category = unicodedata.category(ch)
-    return category[0] == "C" or category in ("Zl", "Zp")
-
-
-def visible(raw: str) -> str:
-    """``raw`` with every invisible character spelled as ``\\u{...}`` with its hex code point."""
-    if raw.isprintable():
-        return raw
-    return "".join(f"\\u{{{ord(ch):04X}}}" if is_invisible(ch) else ch for ch in raw)
-
-
-def text(*lines: str) -> str:
-    """A label or tooltip showing ``lines`` literally, one per line, whatever characters they contain."""
-    label: str = graphviz.nohtml("\\n".join(graphviz.escape(visible(line)) for line in lines))
-    return label
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +185,7 @@ class Panel:
                 self.function_cluster(closure)
         self.capture_edges()
         self.retention_edges()
+        self.call_edges()
         return self
 
     def place(self, cluster: Cluster, parent: Cluster | None) -> None:
@@ -239,9 +214,7 @@ class Panel:
         if closure.is_module and not wanted and not summarized:
             return
         label = "module" if closure.is_module else f"inside {self.closure_name(closure)}"
-        cluster = Cluster(self.cluster_id(closure),
-                          {"label": text(label), "style": "dashed,rounded", "color": "#999999",
-                           "fontcolor": "#777777"})
+        cluster = Cluster(self.cluster_id(closure), {"label": text(label), **DASHED_FRAME})
         self.place(cluster, self.parent_cluster(closure))
         for binding in wanted:
             cluster.nodes.append(self.binding_node(binding))
@@ -405,6 +378,64 @@ class Panel:
                                                   self.binding_ids, self.closure_name):
             self.edges.append(Edge(tail, head, {**attrs, "tooltip": text(attrs["tooltip"])}))
 
+    def call_edges(self) -> None:
+        """An edge from each drawn closure to each known callee that receives it and keeps nothing (``dot_calls``),
+        none with ``--heap-only`` (``dot_selection``)."""
+        if self.selection.heap_only:
+            return
+        shown = set(self.shown)
+        heads: dict[Binding | str, str] = {}
+        drawn: set[tuple[str, str]] = set()
+        for closure in self.expanded:
+            for call in calls_of(self.analysis.graph, closure):
+                tail = self.closure_id(closure) if call.via is None else heads.get(call.via)
+                if tail is None:
+                    continue
+                head = heads.get(call.place) or self.callee_node(call.place, call.why, shown)
+                heads[call.place] = head
+                if (tail, head) in drawn:
+                    continue
+                drawn.add((tail, head))
+                via = call.via
+                who = self.closure_name(closure) if via is None else f"`{via.name}` of {self.closure_name(via.closure)}"
+                where = f"{call.why} @{self.line(call.offset)}"
+                self.edges.append(Edge(tail, head, {**CALL_EDGE, "label": text(where),
+                                                    "tooltip": text(f"{who}: {where}, which does not keep it")}))
+
+    def callee_node(self, place: Binding | str, why: str, shown: set[Binding]) -> str:
+        """The node a call lands on.  The callee's parameter in the callee's frame, even if it is ``local``; when the
+        callee is not drawn (``--function``), in a dashed frame of the callee's own, which says the call and not
+        the selection put it there, and without storage (the callee is not decided then).  A function of another
+        file: one node, in a frame of such functions."""
+        if isinstance(place, str):
+            return self.elsewhere(place, why)
+        node_id = self.binding_ids[place]
+        if place in shown:
+            return node_id
+        callee = place.closure
+        frame = self.clusters.get(self.cluster_id(callee))
+        if frame is not None:
+            frame.nodes.append(self.binding_node(place))
+            return node_id
+        frame_id = f"{self.cluster_id(callee)}_callee"
+        frame = self.clusters.get(frame_id)
+        if frame is None:
+            frame = Cluster(frame_id, {"label": text(f"callee {self.closure_name(callee)}"), **DASHED_FRAME})
+            self.place(frame, self.parent_cluster(callee))
+        frame.nodes.append(Node(node_id, {
+            **CALLEE_STYLE, "label": text(f"{place.name}: {place.kind.value} @{self.line(place.start)}"),
+            "tooltip": text(f"`{place.name}` of {self.closure_name(callee)}, which does not keep what it is given")}))
+        return node_id
+
+    def elsewhere(self, place: str, why: str) -> str:
+        frame = self.clusters.get(f"cluster_{self.prefix}elsewhere")
+        if frame is None:
+            frame = Cluster(f"cluster_{self.prefix}elsewhere", {"label": text("in other files"), **DASHED_FRAME})
+            self.place(frame, None)
+        node_id = f"{self.prefix}x{len(frame.nodes)}"
+        frame.nodes.append(Node(node_id, {**CALLEE_STYLE, "label": text(f"{callee_label(why)} ({place})")}))
+        return node_id
+
     # totals
 
     def totals(self) -> tuple[int, int]:
@@ -415,34 +446,6 @@ class Panel:
         per_call, per_iteration = self.totals()
         return (f"policy {self.analysis.policy.name}: {plural(per_call, 'allocation')} per call, "
                 f"{per_iteration} per iteration")
-
-
-def legend() -> Cluster:
-    cluster = Cluster("cluster_legend", {"label": "legend", "style": "rounded", "color": "#bbbbbb",
-                                         "fontsize": "10"})
-    for storage in (Storage.VALUE, Storage.STACK, Storage.BOX, Storage.CONTEXT, Storage.MODULE, Storage.LOCAL):
-        cluster.nodes.append(Node(f"legend_{storage.value}", {**STORAGE_STYLE[storage], "fontsize": "9",
-                                                              "label": text(STORAGE_MEANING[storage])}))
-    cluster.nodes.append(Node("legend_closure", {"label": text("closure @line"), "shape": "oval"}))
-    cluster.nodes.append(Node("legend_escaping", {"label": text("escaping closure"), "shape": "oval",
-                                                  "color": ESCAPE_COLOR, "penwidth": "2", "peripheries": "2"}))
-    cluster.nodes.append(Node("legend_site", {"label": text("allocation site"), "shape": "cylinder"}))
-    cluster.nodes.append(Node("legend_escape", {"label": text("outlives the call"), "shape": "doubleoctagon",
-                                                "color": ESCAPE_COLOR, "fontcolor": ESCAPE_COLOR}))
-    return cluster
-
-
-LEGEND_EDGES = (
-    Edge("legend_closure", "legend_value", {"label": "reads", "color": READ_COLOR}),
-    Edge("legend_closure", "legend_box", {"label": "writes", "color": WRITE_COLOR, "style": "bold",
-                                          "penwidth": "2"}),
-    Edge("legend_escaping", "legend_escape", {"label": text("returned @line"), "color": ESCAPE_COLOR,
-                                              "fontcolor": ESCAPE_COLOR, "style": "dashed"}),
-    Edge("legend_site", "legend_context", {"style": "dashed", "arrowhead": "none",
-                                           "color": STORAGE_STYLE[Storage.CONTEXT]["color"]}),
-    # two per row rather than one under the other: a shorter legend
-    Edge("legend_stack", "legend_module", {"style": "invis"}),
-)
 
 
 def build_graph(analyses: Sequence[FileAnalysis], roots: Sequence[Closure] | None = None, *,

@@ -17,6 +17,10 @@ reasons, one edge each:
   function with none of these is left out, and one that would be a frame around its oval alone is drawn
   as an oval in the frame around it.
 
+No call of a known callee that keeps nothing is drawn (``dot_calls``): such
+a call is why a binding stays off the heap, and the bindings that stay off
+it are the ones ``--heap-only`` leaves out.
+
 Bindings of the scopes around the drawn functions (``--function``) are
 summarized: the module's in one node always (module storage never
 allocates, and a bundle's module scope holds thousands), and an enclosing
