@@ -343,7 +343,8 @@ class EscapeGraph:
             return
         self._slots.setdefault(source, []).append(slot)
         if (source, ESCAPE) not in self._edges:
-            self._edge(source, ESCAPE, offset, use.why)
+            assert self._parameters is not None
+            self._edge(source, ESCAPE, offset, self._parameters.imported_note(use, slot))
             self._import_only.add(source)
 
     def _flow(self, source: FlowNode, activation: Closure | None, target: object, offset: int) -> None:

@@ -159,10 +159,9 @@ CALLEE_USE = Use(UseKind.CALLEE)
 #: called as the operand of ``await``: an async function's call is over when the ``await`` is.
 AWAITED_CALLEE_USE = Use(UseKind.CALLEE, "awaited")
 
-# The records of the model are plain classes with ``__slots__`` rather than dataclasses: the binder makes
-# hundreds of thousands of them per run, and compiled (setup.py) a plain class is a native struct whose
-# ``__init__`` is compiled too, where a dataclass's generated ``__init__`` stays interpreted.  Each compares
-# by identity (two scopes with equal fields are still two scopes), as the dataclasses did with ``eq=False``.
+# The model's records are plain classes with ``__slots__``, not dataclasses: the binder makes hundreds of thousands
+# per run, and compiled (setup.py) a plain class is a native struct with a compiled ``__init__`` (a dataclass's stays
+# interpreted).  Each compares by identity (two scopes with equal fields are two scopes), as ``eq=False`` did.
 
 
 class Loop:
@@ -485,7 +484,7 @@ class FileModel:
     references: list[Reference]
     #: where the callback of a builtin that runs it and drops it stands (``xs.forEach(f)``: ``bind.containers``).
     dropped_callbacks: frozenset[int] = frozenset()
-    #: where the namespace of a call ``ns.f(...)`` of a namespace import stands: ``f`` (``parameters.slot``).
+    #: the receiver of each call ``ns.f(...)`` of a namespace import, by offset: ``f`` (``parameters.Parameters.slot``).
     member_calls: dict[int, str] = field(default_factory=dict)
 
     def release(self) -> None:

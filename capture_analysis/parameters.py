@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final, TypeAlias
 
-from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference
+from .model import Binding, BindingKind, Closure, ClosureKind, FileModel, Reference, Use
 
 #: an argument of a call of an imported function: the import's specifier, the imported name, the argument's index.
 Slot: TypeAlias = "tuple[str, str, int]"
@@ -140,6 +140,16 @@ class Parameters:
         if (member is None) != (origin[1] != NAMESPACE):
             return None  # a namespace called itself, or a named import's method called
         return origin[0], origin[1] if member is None else member, index
+
+    def imported_note(self, use: Use, slot: Slot) -> str:
+        """An argument of an imported function that the run does not follow, or that keeps it: the callee, as the
+        call names it, and where it comes from (``boxcheck summaries`` on that file says what it does with it)."""
+        call = use.target
+        if not isinstance(call, Reference):
+            return use.why
+        member = self.member_calls.get(call.start)
+        callee = call.name if member is None else f"{call.name}.{member}"
+        return f'passed to `{callee}`, imported from "{slot[0]}"'
 
     def unfollowed(self, callee: Closure) -> str | None:
         """Why a call of ``callee`` takes every argument to escape, whatever the callee's code does with it."""

@@ -171,9 +171,9 @@ def named_callee(binder: Binder, callee: Node) -> bool:
 
 
 def namespace_call(binder: Binder, callee: Node, scope: Scope) -> bool:
-    """``ns.f(...)`` of a namespace import's name: its receiver's reference is made, as ``visit_member`` would make
-    it, with the member's name beside it, so that the arguments are ``f``'s (``parameters.slot``).  Whether ``ns``
-    is the import, not a local of the same name, is for the bound reference to say."""
+    """``ns.f(...)`` of a namespace import's name: its receiver's reference is made, as ``visit_member`` would
+    make it, with the member's name beside it, so that the arguments are ``f``'s (``parameters.Parameters.slot``).
+    Whether ``ns`` is the import, not a local of the same name, is for the bound reference to say."""
     if callee.kind_id != binder.kinds.member_expression:
         return False
     obj = callee.child_by_field_id(binder.fields.object)
