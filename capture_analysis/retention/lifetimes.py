@@ -38,6 +38,7 @@ from ..escape import ESCAPE, EscapeGraph, FlowNode, flow_target, reference_edges
 from ..model import Binding, BindingKind, Closure, FileModel, Reference, UseKind
 from ..parsing import ParsedFile
 from .callees import Callees
+from .members import member_reads
 from .sites import RETURNED, THIS, Into, Judgement, Seed, Sites
 
 
@@ -209,7 +210,12 @@ class Lifetimes:
             edges.append((closure.binding, closure.start, f"declared as `{closure.binding.name}`"))
         elif use.kind is UseKind.ESCAPE:
             node = self.file.node_at(closure.start, closure.end)
-            self._judged(closure, self.sites.judge(node, closure.is_async, use.why), edges)
+            judgement = self.sites.judge(node, closure.is_async, use.why)
+            self._judged(closure, judgement, edges)
+            if isinstance(judgement, Into) and isinstance(judgement.targets[0], Binding):
+                # a member of ``const api = {...}``: ``return api.ping`` takes it out alone (``members``)
+                for read in member_reads(node, judgement.targets[0], self.file) or ():
+                    self._judged(closure, self.sites.judge(read, closure.is_async, "read from its object"), edges)
         elif use.kind is UseKind.FLOW:
             self._flow(closure, closure.parent, use.target, closure.start, edges)
         graph = self.graph.graph

@@ -13,6 +13,7 @@ whose own fate then decides.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from ..model import Binding, BindingKind, FileModel
 from ..parsing import ParsedFile
 from .callees import Callee, Callees
 from .kept import excerpt, initializer
+from .members import inert_class
 from .values import ValueShapes
 
 Node = tree_sitter.Node
@@ -49,6 +51,8 @@ CLEARS = {"setTimeout": "clearTimeout", "setInterval": "clearInterval"}
 #: registrations that keep a callback for the program's life unless removed.
 LONG_LIVED_CALLS = frozenset({*REMOVALS, ".subscribe", "setInterval"})
 PROMISE_COMBINATORS = frozenset({"Promise.all", "Promise.allSettled", "Promise.race", "Promise.any"})
+#: text that may make a function (strings and comments count, cautiously).
+MAKES_FUNCTION = re.compile(rb"=>|\bfunction\b|\bclass\b|[{,]\s*(?:async\s+|get\s+|set\s+|\*\s*)?[\w$]+\s*\(")
 STATEMENT_LISTS = frozenset({"statement_block", "program", "class_static_block", "switch_case", "switch_default"})
 
 
@@ -108,7 +112,10 @@ class Sites:
             elif kind == "await_expression":
                 pass
             elif kind == "new_expression" and parent.child_by_field_name("constructor") == child:
-                pass  # the instance holds its class: it goes where the class would
+                statement = parent.parent
+                if statement is not None and statement.type == "expression_statement" and self.inert(node):
+                    return None  # ``new Local();``: nothing keeps the instance (``members``)
+                # the instance holds its class: it goes where the class would
             elif kind == "class_body":
                 owner = parent.parent
                 if owner is None:
@@ -120,7 +127,13 @@ class Sites:
                 child, parent = owner, owner.parent
                 continue
             elif kind in ("public_field_definition", "field_definition"):
-                return Seed(node.start_byte, "stored in a class field")
+                if node.type in FUNCTION_NODES or MAKES_FUNCTION.search(self.data, node.start_byte, node.end_byte):
+                    # an arrow stored in the field, or an initializer that makes one there: it lives as long as
+                    # the instance, which is taken to be kept, and the initializer with it
+                    return Seed(node.start_byte, "stored in a class field")
+                # an initializer that makes no function (``x = big.name``) is the class's, which holds it
+                child, parent = parent, parent.parent
+                continue
             elif kind == "variable_declarator":
                 name = parent.child_by_field_name("name")
                 if parent.child_by_field_name("value") != child or name is None or name.type != "identifier":
@@ -151,6 +164,11 @@ class Sites:
                 return Seed(node.start_byte, why)
             child, parent = parent, parent.parent
         return Seed(node.start_byte, why)
+
+    def inert(self, node: Node) -> bool:
+        """Is ``node`` a read of a local class whose code cannot hand its instances out (``members``)?"""
+        ref = self.refs_by_start.get(unwrap(node).start_byte)
+        return ref is not None and ref.binding is not None and inert_class(ref.binding, self.file)
 
     def landing(self, binding: Binding | None, offset: int, why: str) -> Judgement:
         if binding is None:
@@ -244,6 +262,8 @@ class Sites:
         binding = ref.binding if ref is not None else None
         if binding is None:
             return True
+        if inert_class(binding, self.file):
+            return False  # ``new Local().m()``, ``Local.m()``: its code cannot keep its instance or itself
         value = initializer(binding, self.file)
         return value is None or unwrap(value).type != "object" or any(
             r.is_write and not r.is_declaration_write for r in binding.references)
