@@ -163,6 +163,16 @@ BUILTIN_CASES = {
     "declared any .forEach, which keeps": (("any", "{ forEach(f) { keep(f); } }"), "xs.forEach(CB)", "box"),
     "declared Map .map, no such method": (("Map<number, number>", "Object.assign(new Map(), { map: keep })"),
                                            "xs.map(CB)", "box"),
+    # a container's `forEach` is the builtin's only while nothing gave it another
+    "array literal, methods called on it": (None, "const xs = [1, 2]; xs.push(3); xs.forEach(CB)", "stack"),
+    "array literal given its own forEach": (None, "const xs = [1, 2]; xs.forEach = keep; xs.forEach(CB)", "box"),
+    "array literal given forEach by a computed key": (None, 'const xs = [1, 2]; xs["forEach"] = keep; xs.forEach(CB)',
+                                                      "box"),
+    "array literal handed to defineProperty": (
+        None, 'const xs = [1, 2]; Object.defineProperty(xs, "forEach", { value: keep }); xs.forEach(CB)', "box"),
+    "array literal handed to a function that patches it": (
+        None, "const xs = [1, 2]; ((ys) => { ys.forEach = keep; })(xs); xs.forEach(CB)", "box"),
+    "declared number[] given its own forEach": (("number[]", "[1, 2]"), "xs.forEach = keep; xs.forEach(CB)", "box"),
 }
 
 

@@ -2,6 +2,8 @@
 
 The binder calls ``dropped_callbacks`` at the end of its walk: what it
 needs is the model, not the walk, so this module does not know the binder.
+A receiver is trusted only while the file shows no replacement of its
+methods (``patching``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Sequence
 
 from ..model import Binding, BindingKind, Reference
 from ..parameters import single_value, static
+from .patching import file_patches, patched
 
 #: methods of arrays that call their first argument during the call and drop it.
 ARRAY_CALLBACKS = frozenset({b"forEach", b"map", b"filter", b"some", b"every", b"find", b"findIndex", b"findLast",
@@ -40,6 +43,8 @@ def dropped_callbacks(data: bytes, bindings: Sequence[Binding], references: Sequ
     """Where the recorded callbacks whose receiver is what their method needs stand (``FileModel``)."""
     if SHADOWED_CONTAINERS.search(data) or any(b.name.encode() in TYPE_NAMES for b in bindings):
         containers = {}  # ``interface Array<T>``, ``import { Map }``: a declared type may not be the builtin
+    if file_patches(data, references):
+        return frozenset()  # ``xs.forEach = keep``, ``Array.prototype.map = ...``: the file replaces what it trusts
     wanted = {start for start, _ in callbacks.values() if start != LITERAL}
     receivers = {ref.start: ref for ref in references if ref.start in wanted and ref.is_read}
     dropped = []
@@ -57,9 +62,11 @@ def dropped_callbacks(data: bytes, bindings: Sequence[Binding], references: Sequ
             known = False
         else:
             held = containers.get(binding)
-            if held == ARRAY_LITERAL:
+            typed = held != ARRAY_LITERAL
+            if not typed:
                 held = ARRAY if binding.kind is not BindingKind.PARAM and single_value(binding) else None
-            known = held == ARRAY or (held == COLLECTION and needs == COLLECTION)
+            known = (held == ARRAY or (held == COLLECTION and needs == COLLECTION)) \
+                and not patched(binding, data, typed)
         if known:
             dropped.append(argument)
     return frozenset(dropped)
