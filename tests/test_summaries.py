@@ -73,6 +73,6 @@ def test_a_parameter_handed_to_another_files_function_takes_that_functions_tag(c
     assert main(["summaries", str(tmp_path / "main.ts"), str(tmp_path / "util.ts")]) == 0
     lines = [line.split(": ", 1)[1] for line in capsys.readouterr().out.splitlines() if "main.ts" in line]
     assert lines == ["`calls`: parameter `g` does not escape",
-                     "`keeps`: parameter `g` escapes: passed as an argument at 3:45"]
+                     '`keeps`: parameter `g` escapes: passed to `keep`, imported from "./util" at 3:45']
     assert main(["summaries", str(tmp_path / "main.ts")]) == 0  # util.ts is not given: its functions are unknown
     assert "`calls`: parameter `g` escapes" in capsys.readouterr().out
