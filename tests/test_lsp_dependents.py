@@ -3,7 +3,9 @@ a document exports changes, the open documents that import it are analyzed again
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 RUNS = "export function each(xs: number[], f: (x: number) => void) { for (const x of xs) f(x); }\n"
 KEEPS = "const kept: unknown[] = [];\nexport function each(xs: number[], f: (x: number) => void) { kept.push(f); }\n"
@@ -21,13 +23,19 @@ def codes(published: dict) -> list[str]:
     return [d["code"] for d in published["diagnostics"]]
 
 
-def test_an_importer_is_analyzed_again_when_an_open_document_changes_what_it_exports(start, tmp_path: Path):
-    (tmp_path / "util.ts").write_text(RUNS, encoding="utf-8")
-    (tmp_path / "main.ts").write_text(MAIN, encoding="utf-8")
-    util, main = (tmp_path / "util.ts").as_uri(), (tmp_path / "main.ts").as_uri()
-    client = start(cwd=tmp_path)
-    client.initialize(root=tmp_path)
+def opened(start: Callable[..., Any], folder: Path) -> tuple[Any, str, str]:
+    """A session with ``main.ts`` open, which imports ``util.ts`` (on disk, not open); the client and both URIs."""
+    (folder / "util.ts").write_text(RUNS, encoding="utf-8")
+    (folder / "main.ts").write_text(MAIN, encoding="utf-8")
+    util, main = (folder / "util.ts").as_uri(), (folder / "main.ts").as_uri()
+    client = start(cwd=folder)
+    client.initialize(root=folder)
     client.open(main, MAIN)
+    return client, util, main
+
+
+def test_an_importer_is_analyzed_again_when_an_open_document_changes_what_it_exports(start, tmp_path: Path):
+    client, util, main = opened(start, tmp_path)
     assert codes(client.diagnostics(main, version=1)) == []  # `each` only calls its callback: `total` is stack
 
     mark = client.mark()
@@ -48,12 +56,7 @@ def test_an_importer_is_analyzed_again_when_an_open_document_changes_what_it_exp
 
 
 def test_an_edit_that_keeps_the_exports_leaves_the_importers_alone(start, tmp_path: Path):
-    (tmp_path / "util.ts").write_text(RUNS, encoding="utf-8")
-    (tmp_path / "main.ts").write_text(MAIN, encoding="utf-8")
-    util, main = (tmp_path / "util.ts").as_uri(), (tmp_path / "main.ts").as_uri()
-    client = start(cwd=tmp_path)
-    client.initialize(root=tmp_path)
-    client.open(main, MAIN)
+    client, util, main = opened(start, tmp_path)
     client.diagnostics(main, version=1)
     mark = client.mark()
     client.open(util, RUNS)
