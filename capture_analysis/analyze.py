@@ -20,7 +20,7 @@ from tree_sitter import Tree
 
 from .allocations import once_per_program
 from .bind import bind
-from .diagnose import Diagnostic, diagnose, shown
+from .diagnose import Diagnostic, diagnose, shown, suppressions
 from .escape import EscapeGraph
 from .linking.links import links_of
 from .model import Closure, FileModel
@@ -108,6 +108,12 @@ class Bound:
     def source(self) -> SourceFile:
         return self.file.source
 
+    def release_tree(self) -> ParsedFile:
+        """Lets the syntax tree go, the escape graph built first: it reads the imports from the tree."""
+        _ = self.graph.graph
+        self.file = replace(self.file, tree=empty_tree())
+        return self.file
+
 
 def bind_source(source: SourceFile, imported: Mapping[Slot, Landing] | None = None) -> Bound:
     return bind_parsed(parse_source(source), imported)
@@ -124,22 +130,29 @@ def bind_parsed(file: ParsedFile, imported: Mapping[Slot, Landing] | None = None
 
 
 def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None = None,
-                 severity: Severities | None = None) -> FileAnalysis:
+                 severity: Severities | None = None, lean: bool = False) -> FileAnalysis:
     """Decide a bound file under ``policy``.  Decisions are fresh objects, so several policies can share ``bound``.
 
     ``only``: decide the bindings of these functions alone, and ask only their closures what they retain
     (``boxcheck graph -f``: the drawn functions and those around them, whose bindings are all that a drawn
     closure can capture); the reports of the other functions then count nothing.  ``severity``: the
-    configured severities that ``shown`` applies.
+    configured severities that ``shown`` applies.  ``lean``: the caller reads nothing of the tree after (a batch
+    run makes its record from the text): under a policy that does not read it, the tree (a third of a file's
+    analysis) is let go once the retention analysis and the suppression comments have read it, before the
+    decisions and the findings take their memory.
     """
     file, model = bound.file, bound.model
     bindings = None if only is None else [binding for binding in model.bindings if binding.closure in only]
+    if bound.retentions is None:
+        bound.retentions = find_retentions(model, file, bound.graph, only, bound.callees)
+    directives = None
+    if lean and not policy.reads_tree:
+        directives = suppressions.find(file)
+        file = bound.release_tree()
     # a policy registered at run time may take no ``only``: it is asked for a part only by ``graph -f``
     decisions = policy.decide(model, file, bound.graph) if bindings is None else \
         policy.decide(model, file, bound.graph, bindings)
     functions = once_per_program(policy.allocate(model, file, decisions))
-    if bound.retentions is None:
-        bound.retentions = find_retentions(model, file, bound.graph, only, bound.callees)
     reports = {report.closure: report for report in functions}
     for retention in bound.retentions:
         report = reports.get(retention.binding.closure)
@@ -147,7 +160,7 @@ def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None 
             report.retentions.append(retention)
     diagnostics = diagnose(file, model, decisions, bound.syntax, policy, bound.retentions)
     return FileAnalysis(file, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy,
-                        shown(file, diagnostics, severity or {}))
+                        shown(file, diagnostics, severity or {}, directives))
 
 
 #: decides a bound file under a policy and the severities: ``apply_policy``, or ``compare.compared``.
@@ -183,11 +196,22 @@ class Analyzer:
 
     def parsed(self, file: ParsedFile) -> FileAnalysis:
         """The analysis of a parse the caller made (the language server's incremental one)."""
+        return self.decide(self.bound(file), self.policy, self.severity)
+
+    def lean(self, source: SourceFile) -> FileAnalysis:
+        """The analysis for a record (``batch.outcome``), which reads the text alone: the tree is let go as soon
+        as nothing else reads it (``apply_policy``'s ``lean``)."""
+        bound = self.bound(parse_source(source))
+        if self.decide is decide_bound:
+            return apply_policy(bound, self.policy, severity=self.severity, lean=True)
+        return self.decide(bound, self.policy, self.severity)
+
+    def bound(self, file: ParsedFile) -> Bound:
         bound = bind_parsed(file, self.imported)
         bound.callees = self.callees
         if not self.retains:
             bound.retentions = []
-        return self.decide(bound, self.policy, self.severity)
+        return bound
 
 
 def analyze_source(source: SourceFile, policy: Policy = OPTIMAL) -> FileAnalysis:

@@ -51,13 +51,13 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def analyzed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths analyzed in this process (the CLI's analyzer, seen by --jobs 1 runs), in order."""
     seen: list[str] = []
-    real = Analyzer.__call__
+    real = Analyzer.lean
 
     def counting(self, source):
         seen.append(Path(source.path).name)
         return real(self, source)
 
-    monkeypatch.setattr(Analyzer, "__call__", counting)
+    monkeypatch.setattr(Analyzer, "lean", counting)
     return seen
 
 
@@ -131,16 +131,35 @@ RENDERINGS = [("--format", "sarif"), ("--format", "lsp", "--docs-url", "https://
 @pytest.mark.parametrize("variant", RENDERINGS, ids=" ".join)
 def test_one_analysis_serves_every_format_but_json_and_every_rendering_option(project, analyzed, variant):
     """The cache keeps each file's record, which every format renders from (issue 18, item 8): a run in
-    another format, or with other rendering options, analyzes nothing and prints what an uncached run prints."""
-    run("--jobs", "1", "src")
+    another format, or with other rendering options, analyzes nothing and prints what an uncached run prints.
+    The first run asks for the evidence (``--explain``), which a record holds only when asked (issue 42)."""
+    run("--jobs", "1", "--explain", "src")
     analyzed.clear()
     result = run("--jobs", "1", *variant, "src")
     assert analyzed == []
     assert result == run("--no-cache", "--jobs", "1", *variant, "src")
 
 
-@pytest.mark.parametrize("variant", [(), *RENDERINGS], ids=" ".join)
+def test_a_record_made_without_explain_is_a_miss_for_explain_once(project, analyzed):
+    """A run without ``--explain`` keeps no evidence in its records (the memory of a file full of findings,
+    issue 42): an ``--explain`` run analyzes each file again, once, and prints what an uncached run prints;
+    its records then serve both."""
+    run("--jobs", "1", "src")
+    analyzed.clear()
+    result = run("--jobs", "1", "--explain", "src")
+    assert sorted(analyzed) == ["factories.ts", "loops.ts", "probes.ts", "scanner.ts", "suppressed.ts", "unicode.ts"]
+    assert result == run("--no-cache", "--jobs", "1", "--explain", "src")
+    assert "= note 1/" in result[1]  # the evidence, which the first run's records left out
+    plain = run("--no-cache", "--jobs", "1", "src")
+    analyzed.clear()
+    assert run("--jobs", "1", "--explain", "src") == result
+    assert run("--jobs", "1", "src") == plain
+    assert analyzed == []
+
+
+@pytest.mark.parametrize("variant", [(), *(v for v in RENDERINGS if "--explain" not in v)], ids=" ".join)
 def test_a_json_run_serves_every_format(project, analyzed, variant):
+    """Every format and rendering but ``--explain``, whose evidence a record holds only when asked for."""
     run("--jobs", "1", "--format", "json", "src")
     analyzed.clear()
     result = run("--jobs", "1", *variant, "src")

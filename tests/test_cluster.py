@@ -101,7 +101,7 @@ def test_every_format_prints_what_jobs_1_prints(scheduler, tree, args):
 def test_files_come_out_in_input_order_when_a_later_chunk_finishes_first(scheduler, tree, monkeypatch):
     _, single, _ = run("--no-cache", "--jobs", "1", "--format", "json", str(tree))
     in_order = [entry["path"] for entry in json.loads(single)["files"] if not entry["errors"]]
-    real = Analyzer.__call__
+    real = Analyzer.lean
     finished: list[str] = []
 
     def slow_first(self, source):
@@ -111,7 +111,7 @@ def test_files_come_out_in_input_order_when_a_later_chunk_finishes_first(schedul
         finished.append(source.path)
         return result
 
-    monkeypatch.setattr(Analyzer, "__call__", slow_first)
+    monkeypatch.setattr(Analyzer, "lean", slow_first)
     _, out, _ = run("--no-cache", "--scheduler", scheduler, "--format", "json", str(tree))
     assert out == single
     assert len(in_order) > CHUNK_FILES * 2  # several chunks were in flight
@@ -168,7 +168,7 @@ def test_the_cache_stays_with_the_client_and_a_hit_is_never_shipped(scheduler, t
         raise AssertionError(f"{source.path} analyzed again")
 
     monkeypatch.setattr(distributed.Client, "submit", submit)
-    monkeypatch.setattr(Analyzer, "__call__", nothing_analyzed)
+    monkeypatch.setattr(Analyzer, "lean", nothing_analyzed)
     assert cached("json") == expected["json"]
     assert cached("text") == expected["text"]  # the JSON run's records serve every format
     assert not shipped
@@ -279,14 +279,14 @@ DYING = """
 import os
 from capture_analysis.analyze import Analyzer
 
-def dying(self, source, real=Analyzer.__call__):
+def dying(self, source, real=Analyzer.lean):
     if source.path.endswith("d.ts"):
         os._exit(3)
     return real(self, source)
 
 if not hasattr(Analyzer, "real_call"):  # a worker may run its preload twice
-    Analyzer.real_call = Analyzer.__call__
-    Analyzer.__call__ = dying
+    Analyzer.real_call = Analyzer.lean
+    Analyzer.lean = dying
 """
 
 

@@ -150,14 +150,14 @@ def test_symlink_loops_and_broken_links_do_not_trap_the_walk(tmp_path):
 def test_internal_error_on_one_file_is_reported_and_the_others_continue(tmp_path, monkeypatch):
     (tmp_path / "a.ts").write_text(GOOD)
     (tmp_path / "boom.ts").write_text(GOOD)
-    real = Analyzer.__call__
+    real = Analyzer.lean
 
     def exploding(self, source):
         if source.path.endswith("boom.ts"):
             raise RuntimeError("simulated analyzer bug")
         return real(self, source)
 
-    monkeypatch.setattr(Analyzer, "__call__", exploding)
+    monkeypatch.setattr(Analyzer, "lean", exploding)
     code, out, err = run(str(tmp_path))
     assert code == 2
     assert "boom.ts: internal error: RuntimeError: simulated analyzer bug (please report this" in err

@@ -12,7 +12,9 @@ the same entries.  Only the JSON format shows the bindings: a run in another
 format stores an *incomplete* record (no bindings, only the functions that
 allocate), marked so in its entry, which serves every format but JSON; a
 JSON run takes such an entry for a miss and replaces it with the complete
-record, which serves them all.  A re-run over an unchanged repository reads
+record, which serves them all.  The same way, a record made without
+``--explain`` holds no evidence (``explained`` false), and a run with
+``--explain`` takes it for a miss.  A re-run over an unchanged repository reads
 one small file per source file and analyzes nothing.
 
 Entries live under ``<dir>/<code fingerprint>/``; when a new fingerprint's
@@ -107,6 +109,8 @@ class Cache:
         self.writable = True
         #: whether this run needs complete records (``report.file_record``): the JSON format shows the bindings.
         self.complete = task.format == "json"
+        #: whether it needs records with each finding's evidence: the text format prints it under ``--explain``.
+        self.explained = task.options.explain
 
     def key(self, path: str, data: bytes, linked: bytes = b"") -> str:
         """The path counts twice: as given (text, SARIF and GitHub print it) and absolute (LSP prints a URI).
@@ -133,6 +137,8 @@ class Cache:
             if self.complete and not complete:
                 return None  # made for another format: this run needs what it left out
             record = stored["record"]
+            if self.explained and not record["explained"]:
+                return None  # made by a run without --explain, which left the evidence out
             offset = 0
             for field, length in zip(RAW, stored["lengths"], strict=True):
                 record[field] = raw[offset:offset + length].decode("utf-8", "surrogatepass")

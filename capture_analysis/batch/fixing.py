@@ -75,7 +75,7 @@ def fixed_record(loaded: SourceFile, raw: bytes, task: FileTask, request: FixReq
     """The outcome of the fixed text, and that text (with the BOM the file had); the analyses are garbage when
     this returns."""
     analysis, fixed = fix_source(loaded, raw, task, request)
-    record = file_record(analysis, analysis.shown, complete=task.format == "json")
+    record = file_record(analysis, analysis.shown, complete=task.format == "json", explained=task.options.explain)
     counts = FileCounts.of(analysis, analysis.shown)
     return Analyzed(loaded.path, record, counts, fixed), bom(raw) + analysis.source.data
 
@@ -150,7 +150,7 @@ def reported(analysis: FileAnalysis, request: FixRequest) -> list[Diagnostic]:
     if request.baseline is None and request.since is None:
         return shown
     path = analysis.path
-    records = file_record(analysis, shown, complete=False)["diagnostics"]
+    records = file_record(analysis, shown, complete=False, explained=False)["diagnostics"]
     kept = records if request.baseline is None else Matcher(request.baseline).narrow(path, records)
     lines = None if request.since is None else request.since.of(path)
     if lines is not None:

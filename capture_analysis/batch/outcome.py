@@ -110,11 +110,13 @@ def recorded(loaded: SourceFile, task: FileTask, complete: bool = True, analyzer
     """
     try:
         analyzer = analyzer or task.analyzer(loaded.path)
-        analysis = analyzer(loaded)
+        analysis = analyzer.lean(loaded)
         # a file analyzed again with its imports resolved keeps the interface of its first analysis (``linking``)
         interface = analysis.graph.interface(analysis.source) if analyzer.imported is None else None
         analysis.release_tree()
-        done = Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete),
+        analysis.graph.release()  # a record reads the findings, which hold their escape paths, not the graph
+        done = Analyzed(loaded.path, file_record(analysis, analysis.shown, complete=complete,
+                                                 explained=task.options.explain),
                         FileCounts.of(analysis, analysis.shown), interface=interface)
         analysis.release()  # freed by refcounting once dropped, not by the collection (``FileAnalysis.release``)
         return done

@@ -20,9 +20,10 @@ from . import suppressions
 from .findings import Diagnostic
 
 
-def shown(file: ParsedFile, diagnostics: list[Diagnostic],
-          severity: Mapping[str, Severity | None]) -> list[Diagnostic]:
-    return with_severities(suppressions.apply(file, diagnostics), severity)
+def shown(file: ParsedFile, diagnostics: list[Diagnostic], severity: Mapping[str, Severity | None],
+          directives: list[suppressions.Suppression] | None = None) -> list[Diagnostic]:
+    """``directives``: the file's suppression comments, when they were read before its tree was let go."""
+    return with_severities(suppressions.apply(file, diagnostics, directives), severity)
 
 
 def with_severities(diagnostics: Iterable[Diagnostic], severity: Mapping[str, Severity | None]) -> list[Diagnostic]:

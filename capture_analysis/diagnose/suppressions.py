@@ -95,7 +95,8 @@ def find(file: ParsedFile) -> list[Suppression]:
     return found
 
 
-def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def apply(file: ParsedFile, diagnostics: list[Diagnostic],
+          directives: list[Suppression] | None = None) -> list[Diagnostic]:
     """The findings no directive covers, plus one BX003 per directive that covered nothing it names.
 
     A finding is credited to the line directives that cover it, else to the
@@ -103,9 +104,10 @@ def apply(file: ParsedFile, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     line directives is reported as unused.  A finding with other places
     (BX101, once per function, and its other bindings: ``Diagnostic.also_at``)
     is covered by a line directive on any of them, as each was a finding of
-    its own before.
+    its own before.  ``directives``: the file's (``find``), when they were read before its tree was let go.
     """
-    suppressions = sorted(find(file), key=lambda s: s.scope is DirectiveKind.FILE)
+    suppressions = sorted(find(file) if directives is None else directives,
+                          key=lambda s: s.scope is DirectiveKind.FILE)
     if not suppressions:
         return diagnostics
     source = file.source

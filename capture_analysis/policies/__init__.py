@@ -34,6 +34,9 @@ class Policy:
     decide: Callable[..., list[Decision]]
     allocate: Callable[[FileModel, ParsedFile, list[Decision]], list[FunctionReport]]
     unmodelled: Callable[[FileModel, ParsedFile], dict[Closure, str]] | None = None
+    #: whether its decisions or allocations may read the syntax tree (``analyze.apply_policy`` lets it go before
+    #: them when not); a policy registered at run time is taken to.
+    reads_tree: bool = True
 
 
 OPTIMAL = Policy(
@@ -42,6 +45,7 @@ OPTIMAL = Policy(
     "escapes; else one box, or one context per scope instance",
     decide,
     allocate,
+    reads_tree=False,
 )
 
 LEGACY = Policy(

@@ -6,6 +6,7 @@ ever added, never changed, so consumers of ``boxcheck/1`` keep working.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -58,6 +59,16 @@ class Laid:
     text: str
 
 
+@dataclass(frozen=True, slots=True)
+class Streamed:
+    """A value laid out a piece at a time as it is written: a large file's records (127 MB of entry for a
+    13 MB generated file) are never whole in memory, nor copied to be indented."""
+
+    pieces: Iterable[str]
+
+
+#: the size of the slices of a file's records that ``laid_lines`` re-indents one at a time.
+SLICE = 1 << 20
 #: where a file's entry sits: the document, its ``files`` array, the entry.
 ENTRY_DEPTH = 2
 EXPAND = 4
@@ -76,26 +87,50 @@ def dumps(doc: Any, expand: int = EXPAND) -> str:
     return _layout(doc, 0, expand) + "\n"
 
 
-def laid_lines(text: str, depth: int) -> Laid:
-    """Records given one per line, as ``_layout`` lays out an array of them ``depth`` levels deep: one
-    replacement in C instead of a step per record (a large file has a hundred thousand)."""
+def laid_lines(text: str, depth: int) -> Laid | Streamed:
+    """Records given one per line, as ``_layout`` lays out an array of them ``depth`` levels deep: a
+    replacement in C per slice of about ``SLICE`` characters instead of a step per record (a large file has
+    a hundred thousand), and no copy of the whole."""
     if not text:
         return Laid("[]")
-    inner = "\n" + "  " * (depth + 1)
-    return Laid("[" + inner + text.replace("\n", "," + inner) + "\n" + "  " * depth + "]")
+    return Streamed(_laid_slices(text, "\n" + "  " * (depth + 1), "\n" + "  " * depth + "]"))
+
+
+def _laid_slices(text: str, inner: str, close: str) -> Iterator[str]:
+    yield "[" + inner
+    start = 0
+    while True:
+        cut = text.find("\n", start + SLICE)
+        yield text[start:cut if cut >= 0 else len(text)].replace("\n", "," + inner)
+        if cut < 0:
+            break
+        yield "," + inner
+        start = cut + 1
+    yield close
 
 
 def _layout(value: Any, depth: int, expand: int) -> str:
-    parts: list[str] = []
+    return "".join(_laid_out(value, depth, expand))
+
+
+def _laid_out(value: Any, depth: int, expand: int) -> Iterator[str]:
+    """The text of ``value`` as pieces, written in order (``JsonReporter.add``) or joined once (``_layout``):
+    a large file's entry is never copied line by line, then list by list."""
+    parts: list[str | Iterable[str]] = []
     _lay_out(value, depth, expand, parts)
-    return "".join(parts)
+    for part in parts:
+        if isinstance(part, str):
+            yield part
+        else:
+            yield from part
 
 
-def _lay_out(value: Any, depth: int, expand: int, parts: list[str]) -> None:
-    """Appends the text of ``value`` to ``parts``, joined once by ``_layout``: a large file's entry
-    (35 MB for the 9 MB ``typescript.js``) is never copied line by line, then list by list."""
+def _lay_out(value: Any, depth: int, expand: int, parts: list[str | Iterable[str]]) -> None:
     if isinstance(value, Laid):
         parts.append(value.text)
+        return
+    if isinstance(value, Streamed):
+        parts.append(value.pieces)
         return
     if depth >= expand or not isinstance(value, (dict, list)) or not value:
         parts.append(COMPACT(value))
@@ -122,8 +157,8 @@ class JsonReporter(Reporter):
         super().__init__(out, options)
         self.entries = StreamedArray(out, ENTRY_DEPTH - 1)
 
-    def render(self, record: FileRecord) -> str:
-        """The file's entry, laid out as text."""
+    def render(self, record: FileRecord) -> Iterator[str]:
+        """The file's entry, laid out as text a piece at a time."""
         assert record["bindings"] is not None, "the JSON format is given complete records"
         entry = {
             "path": record["path"],
@@ -132,9 +167,9 @@ class JsonReporter(Reporter):
             "diagnostics": [Laid(COMPACT(d["json"])) for d in record["diagnostics"]],
             "errors": [],
         }
-        return _layout(entry, ENTRY_DEPTH, EXPAND)
+        return _laid_out(entry, ENTRY_DEPTH, EXPAND)
 
-    def add(self, piece: str) -> None:
+    def add(self, piece: Iterable[str]) -> None:
         self.entries.add(piece, self.head)
 
     def failure(self, path: str, message: str) -> None:

@@ -8,7 +8,9 @@ LSP 3.17: 0-based lines, ``character`` in the negotiated position encoding
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,7 +19,7 @@ from ..diagnose import Diagnostic
 from ..rules import RULES, Severity
 from ..source import PositionEncoding, SourceFile
 from .file_record import DiagnosticRecord, FileRecord, diagnostic_data, severity
-from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_json
+from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_array, indented_json
 
 SOURCE = "boxcheck"
 
@@ -99,13 +101,16 @@ class LspReporter(Reporter):
         super().__init__(out, options)
         self.params = StreamedArray(out, 0)
 
-    def render(self, record: FileRecord) -> str:
+    def render(self, record: FileRecord) -> Iterator[str]:
+        """The file's publish params as ``indented_json(params, 1)`` lays them out, a diagnostic at a time."""
         uri = document_uri(record["path"])
-        params = {"uri": uri, "diagnostics": [diagnostic_of(d, uri, self.options.docs_url)
-                                              for d in record["diagnostics"]]}
-        return indented_json(params, 1)
+        docs_url = self.options.docs_url
+        yield "{\n    \"uri\": " + json.dumps(uri, ensure_ascii=False) + ",\n    \"diagnostics\": "
+        yield from indented_array((indented_json(diagnostic_of(d, uri, docs_url), 3)
+                                   for d in record["diagnostics"]), 2)
+        yield "\n  }"
 
-    def add(self, piece: str) -> None:
+    def add(self, piece: Iterable[str]) -> None:
         self.params.add(piece, str)
 
     def finish(self, totals: Totals) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -139,6 +139,18 @@ def indented_json(value: Any, depth: int) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * depth)
 
 
+def indented_array(items: Iterable[str], depth: int) -> Iterator[str]:
+    """The array of ``items``, each already ``indented_json`` one level deeper, as ``indented_json`` lays it out
+    ``depth`` levels deep, a piece at a time."""
+    inner = "\n" + "  " * (depth + 1)
+    empty = True
+    for item in items:
+        yield ("[" if empty else ",") + inner
+        yield item
+        empty = False
+    yield "[]" if empty else "\n" + "  " * depth + "]"
+
+
 class StreamedArray:
     """The one array of a JSON document that grows with the files, written item by item as they come.
 
@@ -154,9 +166,13 @@ class StreamedArray:
         self.inner = "\n" + "  " * (depth + 1)
         self.close = "\n" + "  " * depth + "]"
 
-    def add(self, item: str, head: Callable[[], str]) -> None:
+    def add(self, item: str | Iterable[str], head: Callable[[], str]) -> None:
+        """``item``: its text, or its pieces in order, written as they come."""
         self.out.write(head() + "[" + self.inner if self.count == 0 else "," + self.inner)
-        self.out.write(item)
+        if isinstance(item, str):
+            self.out.write(item)
+        else:
+            self.out.writelines(item)
         self.count += 1
 
     def finish(self, head: str, tail: str) -> None:

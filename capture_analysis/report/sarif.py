@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote, urlsplit
@@ -141,10 +142,11 @@ class SarifReporter(Reporter):
         self.results = StreamedArray(out, RESULT_DEPTH - 1)
         self.notifications: list[dict[str, Any]] = []
 
-    def render(self, record: FileRecord) -> list[str]:
-        return [indented_json(result(record["path"], d), RESULT_DEPTH) for d in record["diagnostics"]]
+    def render(self, record: FileRecord) -> Iterator[str]:
+        """Each result as it is written: a large file's are never all in memory at once."""
+        return (indented_json(result(record["path"], d), RESULT_DEPTH) for d in record["diagnostics"])
 
-    def add(self, piece: list[str]) -> None:
+    def add(self, piece: Iterable[str]) -> None:
         for item in piece:
             self.results.add(item, self.head)
 
