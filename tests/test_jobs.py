@@ -98,14 +98,14 @@ def small_tree(root: Path, names: list[str]) -> Path:
 
 def test_an_internal_error_in_a_worker_costs_only_its_file(tmp_path, monkeypatch, forking):
     small_tree(tmp_path, ["a.ts", "boom.ts", "c.ts"])
-    real = Analyzer.__call__
+    real = Analyzer.lean
 
     def exploding(self, source):
         if source.path.endswith("boom.ts"):
             raise RuntimeError("simulated analyzer bug")
         return real(self, source)
 
-    monkeypatch.setattr(Analyzer, "__call__", exploding)
+    monkeypatch.setattr(Analyzer, "lean", exploding)
     code, out, err = run("--jobs", "2", str(tmp_path))
     assert code == 2
     assert "boom.ts: internal error: RuntimeError: simulated analyzer bug (please report this" in err
@@ -116,14 +116,14 @@ def test_an_internal_error_in_a_worker_costs_only_its_file(tmp_path, monkeypatch
 def test_a_worker_that_dies_costs_only_the_file_that_kills_it(tmp_path, monkeypatch, forking):
     small_tree(tmp_path, [f"{name}.ts" for name in "abcdefgh"])
     (tmp_path / "d.ts").write_text("export const crash = 1;\n")
-    real = Analyzer.__call__
+    real = Analyzer.lean
 
     def dying(self, source):
         if source.path.endswith("d.ts"):
             os._exit(3)  # as a segfault in native code or the out-of-memory killer would end it
         return real(self, source)
 
-    monkeypatch.setattr(Analyzer, "__call__", dying)
+    monkeypatch.setattr(Analyzer, "lean", dying)
     code, out, err = run("--jobs", "2", "--format", "json", str(tmp_path))
     assert code == 2
     assert "d.ts: internal error: the process analyzing this file died" in err
@@ -181,13 +181,13 @@ def test_every_format_writes_a_file_before_the_next_ones_are_analyzed(tmp_path, 
     small_tree(tmp_path, ["a.ts", "b.ts", "c.ts"])
     out = io.StringIO()
     written_before: dict[str, str] = {}
-    real = Analyzer.__call__
+    real = Analyzer.lean
 
     def watching(self, source):
         written_before[Path(source.path).name] = out.getvalue()
         return real(self, source)
 
-    monkeypatch.setattr(Analyzer, "__call__", watching)
+    monkeypatch.setattr(Analyzer, "lean", watching)
     with redirect_stdout(out), redirect_stderr(io.StringIO()):
         main(["--no-cache", "--jobs", "1", "--format", format, str(tmp_path)])
     assert "a.ts" not in written_before["a.ts"]

@@ -2,7 +2,7 @@
 a box, analyzed in one process of its own, peaks under a bound chosen from the measurement.
 
 Before the first fix the file peaked at 5 GB (retention's per-closure sets as wide as the file's candidates,
-the syntax tree kept while the report was built); now about 1.8 GB in text and LSP, 2.1 GB in JSON, on the
+the syntax tree kept while the report was built); now about 1.7 GB in text and LSP, 2.0 GB in JSON, on the
 pure-Python build (docs/performance.md, "Peak memory over a file's size").  The bounds leave a sixth for the
 build and the machine, and fail at any return of the quadratic part or of a whole file's output in memory.
 The peak is the child's own ``VmHWM``: a child's ``ru_maxrss`` would start at the test runner's.
@@ -36,7 +36,7 @@ def factory_line(index: int) -> str:
             f"return {{ inc() {{ c{index}++; return c{index}; }} }}; }}\n")
 
 
-#: the bound of each format's peak: text and LSP measured 1.79 GB, JSON 2.08 GB (pure Python, issue 42's second
+#: the bound of each format's peak: text and LSP measured 1.70 GB, JSON 1.99 GB (pure Python, issue 42's second
 #: round); before it, JSON peaked at 2.5 GB and LSP at 2.7 GB, each file's output whole in memory at once.
 BOUNDS_MB = {"text": 2_100, "lsp": 2_100, "json": 2_350}
 

@@ -59,6 +59,18 @@ def test_bytes_with_nul_bytes_that_are_not_utf16_stay_binary(tmp_path: Path, mon
     assert utf16.encoding(b"\x00bin\x00ary!!", 8192) is None  # two of the five high bytes NUL
 
 
+@pytest.mark.parametrize("data", [b"\x00/\x00/", b"\x00 of", b"\x00\n", b"\x00o", b"\x00/" * 7])
+def test_a_few_bytes_with_a_nul_are_not_utf16_without_a_mark(tmp_path: Path, monkeypatch, data):
+    """Cut files with a NUL inserted (the mutation fuzzer's): as UTF-16 they read as a comment or a name, where
+    TypeScript and Node, reading them as UTF-8, reject an invalid character; they are not analyzed, and said so."""
+    monkeypatch.chdir(tmp_path)
+    Path("cut.ts").write_bytes(data)
+    code, _, err = run("--no-cache", "cut.ts")
+    assert code == 2
+    assert "cut.ts: skipped: binary file (NUL bytes)" in err
+    assert utf16.encoding(b"\x00/" * 8, 8192) == "utf-16-be"  # eight code units: the pattern is evidence
+
+
 def test_fix_leaves_a_utf16_file_as_it_is_and_says_why(tmp_path: Path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     data = b"\xff\xfe" + "export function f() { let n = 1; return () => n; }\n".encode("utf-16-le")

@@ -6,7 +6,12 @@ them too.  A file is taken for UTF-16 by its byte order mark, or, without
 one, by its NUL pattern: an even number of bytes and, in the first ones
 read, every NUL at an odd offset (little-endian) or at an even one
 (big-endian), at least half of those NUL, as ASCII-heavy source code makes
-it, and the byte beside each NUL ASCII text (``\x00\x01\x02`` is binary).  Decoding costs one pass
+it, and the byte beside each NUL ASCII text (``\x00\x01\x02`` is binary);
+and at least ``UNMARKED_LEAST`` bytes: in a few bytes one NUL is that
+pattern by chance (``\x00/\x00/``, a NUL in a cut file, which TypeScript
+and Node, reading it as UTF-8, reject as an invalid character), so such a
+file stays binary and is reported as not analyzed rather than read as a
+comment.  Decoding costs one pass
 over the bytes, so such a file is analyzed as any other: its positions are
 UTF-16 code units, the same for the decoded text as for the bytes.
 """
@@ -20,6 +25,8 @@ MARKS = {b"\xff\xfe": LITTLE, b"\xfe\xff": BIG}
 UTF32_MARKS = (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")
 #: the share of a half's bytes that must be NUL for a file without a mark to be taken for UTF-16 (a half).
 NUL_SHARE = 2
+#: the fewest bytes a file without a mark is taken for UTF-16 in: eight code units, at least four NUL bytes.
+UNMARKED_LEAST = 16
 #: what the other byte of a code unit whose high byte is NUL must be: ASCII text (tab, line breaks, printable).
 TEXT = frozenset(b"\t\n\r\f" + bytes(range(0x20, 0x7F)))
 
@@ -32,7 +39,7 @@ def encoding(raw: bytes, probe: int) -> str | None:
     if marked is not None:
         return marked
     head = raw[:probe - probe % 2]
-    if len(raw) % 2 or b"\x00" not in head:
+    if len(raw) % 2 or len(raw) < UNMARKED_LEAST or b"\x00" not in head:
         return None
     even, odd = head[0::2], head[1::2]
     for high, low, name in ((odd, even, LITTLE), (even, odd, BIG)):

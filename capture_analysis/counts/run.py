@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules
-from ..report.file_record import DiagnosticRecord, FileRecord, frame
+from ..report.file_record import DiagnosticRecord, FileRecord, frame, record_probes
 from ..report.json_text import COMPACT
 from ..report.probes import Probe
 from ..rules import Severity
@@ -88,9 +88,10 @@ class CountsRun:
         self.files_matched += 1
         functions = record["functions"].split("\n") if record["functions"] else []
         inside: list[tuple[Probe, dict[str, Any]]] = []
-        places = places_of(record["probes"])
+        probes = record_probes(record)
+        places = places_of(probes)
         weighed = [(weights, weights.counts_at(places)) for weights in found.weights]
-        for probe in record["probes"]:
+        for probe in probes:
             measured = measure(probe, weighed, self.primary)
             if not measured.matched:
                 self.functions_unmatched += 1

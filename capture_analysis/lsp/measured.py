@@ -57,7 +57,7 @@ class MeasuredRuns:
         found = file_weights(indexes, path, Text.of(analysis.source.text))
         if found.unmatched is not None:
             return f"Measured run (`boxcheck.counts`): this file is not matched: {found.unmatched}"
-        probe = probes(analysis.source, {policy: {report.closure: report}}, {})[0]
+        probe = next(probes(analysis.source, {policy: {report.closure: report}}, {}))
         places = places_of([probe])
         measured = measure(probe, [(w, w.counts_at(places)) for w in found.weights], policy)
         if not measured.matched:

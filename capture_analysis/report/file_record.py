@@ -27,7 +27,10 @@ A record (``FileRecord``) has:
                  of the policies: the run counts such files, and the text
                  format does not list them).
 ``probes``       where a measured run is read for each function that allocates
-                 (``report.probes``), which ``--counts`` weights the record by.
+                 (``report.probes``), which ``--counts`` weights the record by:
+                 their list as compact JSON text (``""`` when none), which
+                 only ``--counts`` decodes; as nested lists they were a
+                 quarter of a record of many small functions.
 ``compared``     under ``--compare``, the file's allocations under each
                  policy, in the order named: ``[per_call, per_iteration,
                  once]``, which the run adds up into its headline; else
@@ -46,8 +49,10 @@ of findings.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any, TypedDict
 
 from ..analyze import FileAnalysis
@@ -93,7 +98,7 @@ class FileRecord(TypedDict):
     diagnostics: list[DiagnosticRecord]
     table: list[str]
     compared: list[list[int]]
-    probes: list[Probe]
+    probes: str
     explained: bool
 
 
@@ -133,9 +138,20 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
         "compared": ([[c.per_call, c.per_iteration, c.once] for c in analysis.comparison.totals()]
                      if isinstance(analysis, ComparedAnalysis) else []),
-        "probes": probes(source, by_policy, listed),
+        "probes": probes_text(probes(source, by_policy, listed)),
         "explained": explained,
     }
+
+
+def probes_text(found: Iterable[Probe]) -> str:
+    """``COMPACT`` of the list, made a probe at a time."""
+    text = ", ".join(map(COMPACT, found))
+    return f"[{text}]" if text else ""
+
+
+def record_probes(record: FileRecord) -> list[Probe]:
+    """The record's probes, decoded."""
+    return json.loads(record["probes"]) if record["probes"] else []
 
 
 def diagnostic_record(analysis: FileAnalysis, records: JsonText, diagnostic: Diagnostic,

@@ -27,6 +27,7 @@ down to:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ..model import Closure, ClosureKind, ScopeKind
@@ -44,10 +45,10 @@ EXPORT = re.compile(rb"(?:export\s+(?:default\s+)?)$")
 
 
 def probes(source: SourceFile, reports: dict[str, dict[Closure, FunctionReport]],
-           index: dict[Closure, int]) -> list[Probe]:
-    """One probe per function with a site under any of ``reports``' policies, in source order."""
+           index: dict[Closure, int]) -> Iterator[Probe]:
+    """One probe per function with a site under any of ``reports``' policies, in source order, each as it is
+    made: a record keeps them as text (``file_record.probes_text``), and their lists are never all alive."""
     closures = sorted({c for by in reports.values() for c, r in by.items() if r.sites}, key=lambda c: c.index)
-    out = []
     for closure in closures:
         start = source.position(closure.start)
         first = source.position(lead(source.data, closure.start))
@@ -55,9 +56,8 @@ def probes(source: SourceFile, reports: dict[str, dict[Closure, FunctionReport]]
         sites = {name: [site_probe(source, site) for site in by[closure].sites]
                  for name, by in reports.items() if closure in by and by[closure].sites}
         end = source.position(closure.end)
-        out.append([closure.name, start.line, start.column, index.get(closure, -1), [head.line, head.column],
-                    closure.kind.value, sites, [end.line, end.column], [first.line, first.column]])
-    return out
+        yield [closure.name, start.line, start.column, index.get(closure, -1), [head.line, head.column],
+               closure.kind.value, sites, [end.line, end.column], [first.line, first.column]]
 
 
 def lead(data: bytes, start: int) -> int:

@@ -12,7 +12,7 @@ at the end the ``--compare`` headline and a totals line; or, with
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Any, TextIO
 
@@ -63,30 +63,35 @@ def render_diagnostic(path: str, diagnostic: DiagnosticRecord, *, show_source: b
     return lines
 
 
+#: the key ``--counts`` adds to a function's JSON record: in the records' text, a name or any other string
+#: holding it would be escaped (``\"measured\":``).
+MEASURED = '"measured":'
+
+
 def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = False,
-                style: Style = PLAIN, show_hints: bool = True) -> list[str]:
-    out: list[str] = []
+                style: Style = PLAIN, show_hints: bool = True) -> Iterator[str]:
+    """The file's lines, one at a time as they are written: a file full of findings is never whole in memory
+    as text (33 MB for the 6 MB generated file of docs/performance.md)."""
     path = record["path"]
     for diagnostic in type_notes_once(record["diagnostics"]):
         if show_hints or diagnostic["json"]["severity"] != HINT:
-            out.extend(render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style))
-    if quiet:
-        return out
-    functions = lines(record["functions"]) if record["allocating"] else []
-    allocating = [json.loads(functions[index]) for index in record["allocating"]]
-    if any("measured" in f for f in allocating):  # a measured run: what it allocated most first
-        allocating.sort(key=lambda f: -max(f.get("measured", {}).get("allocations", {}).values(), default=0))
-    if allocating:
-        out.append(f"{style.path(f'{path}:')} allocations per call of each function")
-        for function in allocating:
-            allocations = function["allocations"]
-            sites = allocations["sites"]
-            shown = capped([site_words(site) for site in sites[:SHOWN]], len(sites))
-            name = function["name"] or f"<{function['kind']}>"
-            once = f", {allocations['once']} once per program" if allocations["once"] else ""
-            out.append(f"  {name} ({function['line']}:{function['column']}): {allocations['per_call']} per call, "
-                       f"{allocations['per_iteration']} per iteration{once}: {shown}{measured_words(function)}")
-    return out
+            yield from render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style)
+    if quiet or not record["allocating"]:
+        return
+    functions = lines(record["functions"])
+    allocating: Iterable[dict[str, Any]] = (json.loads(functions[index]) for index in record["allocating"])
+    if MEASURED in record["functions"]:  # a measured run (``counts``): what it allocated most first
+        allocating = sorted(allocating, key=lambda f: -max(f.get("measured", {}).get("allocations", {}).values(),
+                                                           default=0))
+    yield f"{style.path(f'{path}:')} allocations per call of each function"
+    for function in allocating:
+        allocations = function["allocations"]
+        sites = allocations["sites"]
+        shown = capped([site_words(site) for site in sites[:SHOWN]], len(sites))
+        name = function["name"] or f"<{function['kind']}>"
+        once = f", {allocations['once']} once per program" if allocations["once"] else ""
+        yield (f"  {name} ({function['line']}:{function['column']}): {allocations['per_call']} per call, "
+               f"{allocations['per_iteration']} per iteration{once}: {shown}{measured_words(function)}")
 
 
 def measured_words(function: dict[str, Any]) -> str:
@@ -150,17 +155,17 @@ class TextReporter(Reporter):
         super().__init__(out, options)
         self.style = Style(options.color)
 
-    def render(self, record: FileRecord) -> str:
+    def render(self, record: FileRecord) -> Iterator[str]:
+        """Each line of the file's share, as it is written."""
         if self.options.statistics:
-            return ""
-        lines = render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style,
-                            show_hints=self.options.show_hints)
+            return
+        yield from render_file(record, quiet=self.options.quiet, explain=self.options.explain, style=self.style,
+                               show_hints=self.options.show_hints)
         if not self.options.quiet:
-            lines.extend(record["table"])
-        return "\n".join(lines) + "\n" if lines else ""
+            yield from record["table"]
 
-    def add(self, piece: str) -> None:
-        self.out.write(piece)
+    def add(self, piece: Iterable[str]) -> None:
+        self.out.writelines(line + "\n" for line in piece)
 
     def finish(self, totals: Totals) -> None:
         if (self.options.quiet or self.options.place) and not self.options.statistics:
