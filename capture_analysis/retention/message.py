@@ -27,11 +27,11 @@ SHOWN = 3
 
 def retention(binding: Binding, retained_by: list[Closure], place: ContextScope, file: ParsedFile,
               lifetimes: Lifetimes) -> Retention:
-    """The closures made after the binding is declared come first, and the first is the one the message names:
-    one made before it may be handed out on a path that returns before the binding holds anything (an early
+    """The closures made once the binding holds its first value come first, and the first is the one the message
+    names: one made before may be handed out on a path that returns before the binding holds anything (an early
     ``return { next() {...} }``), where it keeps only an empty slot."""
     source = file.source
-    retained_by = sorted(retained_by, key=lambda closure: closure.creation_offset < binding.start)
+    retained_by = sorted(retained_by, key=lambda closure: closure.creation_offset < binding.init_offset)
     referenced_by = binding.closure.capturers_among([ref.closure for ref in binding.references
                                                      if ref.closure is not binding.closure])
     where = context_words(place, binding.closure, source)
