@@ -196,6 +196,23 @@ def test_a_reserved_word_the_grammar_reads_as_a_name_is_a_syntax_error():
         1, "syntax error: unexpected `export`: a reserved word used as a name")
 
 
+@pytest.mark.parametrize("after", ["[a, b] = [b, a];", "(a = 2);", "`${a = 1}`;"])
+def test_a_block_the_next_line_continues_is_read_as_a_block_and_a_statement(after):
+    """The grammar reads `{ l: {} }` and a next line that starts with `[`, `(` or a template as one expression
+    statement, without an error; JavaScript reads a block, then a statement of its own."""
+    text = f"let a = 1, b = 2;\n{{ l: {{}} }}\n{after}\n".encode()
+    parsed = parse_source(SourceFile.from_bytes("b.js", text))
+    assert [r.family.name for r in parsed.rewrites] == ["block-read-as-object"] and not parsed.problems
+    assert [child.type for child in parsed.tree.root_node.children] == [
+        "lexical_declaration", "expression_statement", "expression_statement"]
+
+
+def test_an_object_literal_the_next_line_continues_is_left_as_it_is():
+    """After `=` the braces are an object literal and JavaScript inserts no `;`: the next line continues it."""
+    parsed = parse_source(SourceFile.from_bytes("b.js", b"const o = { l: {} }\n[0] = 1;\n"))
+    assert parsed.rewrites == () and not parsed.problems
+
+
 def test_export_with_its_declaration_on_the_next_line_exports_it():
     """The grammar reads `export` alone as a name, without an error; TypeScript exports the function."""
     parsed = parse_source(SourceFile.from_bytes("e.ts", b"export\nfunction f() { return 1 }\n"))

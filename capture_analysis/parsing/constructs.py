@@ -311,6 +311,34 @@ def _read_as_block(text: Text, start: int, end: int) -> bool:
         and not node.has_error
 
 
+def _block_read_as_object(match: re.Match[bytes], text: Text) -> list[Edit]:
+    """``{ l: {} }`` where a statement starts, then on the next line ``[a, b] = [b, a]`` (a call's ``(``, a
+    template): JavaScript reads a block, then a statement; the grammar reads an object literal that the next
+    line subscripts, calls or tags, one expression statement, and the next statement's writes are lost (a
+    ``value`` that Node refutes).  No expression statement starts with ``{``, so the line break after the
+    brace is made a ``;``: the grammar then reads the braces alone (as an object whose names and writes are
+    the block's) and the next line as its own statement."""
+    brace = text.leaf(match.start())
+    literal = brace.parent if brace is not None else None
+    if literal is None or literal.type != "object" or literal.end_byte != match.start() + 1:
+        return []
+    node = literal
+    while node.type != "expression_statement" and node.parent is not None \
+            and node.parent.start_byte == literal.start_byte:
+        node = node.parent
+    if node.type != "expression_statement" or node.end_byte <= match.end(1):
+        return []
+    gap = match.group(1)
+    return [(match.start(1) + min(i for i in (gap.find(b"\r"), gap.find(b"\n")) if i >= 0), b";")]
+
+
+def _read_apart(text: Text, start: int, end: int) -> bool:
+    """The ``;`` now ends the statement of the braces."""
+    leaf = text.leaf(start)
+    return leaf is not None and leaf.type == ";" and leaf.parent is not None \
+        and leaf.parent.type == "expression_statement" and leaf.parent.end_byte == start + 1
+
+
 #: a contextual keyword used as a name: what may follow it then (never a type, never a member name).
 _AFTER_NAME = rb"(?=[ \t]*(?:[=;,)\]}:.]|\?\.|\+\+|--))"
 _AFTER_MEMBER_NAME = rb"(?=[ \t]*(?:[?!:=;(),.}\]<]|\r?\n|$))"
@@ -386,6 +414,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("labelled-block-function", "a labelled function declaration in a block (`{ l: function f() {} }`)",
            (re.compile(rb"\{\s*([A-Za-z_$][\w$]*\s*:)(?=\s*(?:async\s+)?function\b)"),), _labelled_block_function,
            confirm=_read_as_block, silent=True),
+    Family("block-read-as-object", "a block read as an object literal that the next line continues "
+           "(`{ l: {} }` then `[a, b] = [b, a]`)",
+           (re.compile(rb"\}([ \t]*\r?\n\s*)(?=[\[(`])"),), _block_read_as_object, confirm=_read_apart, silent=True),
     Family("jsx-attribute-ampersand", "a bare `&` in a JSX attribute string",
            (re.compile(rb"&(?!#?\w+;)(?=[\w$-]*=)"),), _ampersand, in_text=True),
     Family("template-type-escape", "an escape (``\\` ``, `\\$`) in a template literal type",
