@@ -1,4 +1,4 @@
-"""The JSON, LSP and SARIF documents are written a piece at a time (issue 42): a file's entry is never whole
+"""The text, JSON, LSP and SARIF outputs are written a piece at a time (issue 42): a file's entry is never whole
 in memory, so a file full of findings costs its output's size only in the file it is written to.
 
 Before, each file's entry was made as one string (and, for JSON, its bindings re-indented as a second copy)
@@ -42,8 +42,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 #: the largest write each format may make: a slice of the JSON records (each line re-indented, a few characters
-#: more), one LSP diagnostic, and SARIF's head, which describes every rule.
-LARGEST = [("json", SLICE * 5 // 4), ("lsp", 4096), ("sarif", 128 * 1024)]
+#: more), one LSP diagnostic, SARIF's head, which describes every rule, and one line of text.
+LARGEST = [("json", SLICE * 5 // 4), ("lsp", 4096), ("sarif", 128 * 1024), ("text", 4096)]
 
 
 @pytest.mark.parametrize(("form", "largest"), LARGEST)
