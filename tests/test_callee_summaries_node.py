@@ -196,3 +196,24 @@ def test_a_callback_a_builtin_runs_and_drops_is_stack_and_node_agrees(oracle, re
     assert storage_of(analyze_text("fuzz.ts", outcome.source), "a") == storage, outcome.source
     assert (outcome.run.outlived != {}) is (storage == "box"), outcome.run
     assert outcome.run.checked != {}, "the arrow never ran: nothing was tested"
+
+
+# -- a block the next line continues, which the grammar read as one expression (docs/parsing.md) -------------------
+
+
+@needs_node
+@pytest.mark.parametrize("after", ["[a] = [2]", "[, a] = [1, 2]"])
+def test_a_write_after_a_block_the_grammar_misread_is_seen_and_node_agrees(oracle, after):  # noqa: F811
+    """``keep(() => a); { l: {} }`` then, on the next line, a destructuring that writes ``a``: read as one
+    expression statement (an object literal subscripted by ``[a]``), the write was lost and ``a`` was `value`,
+    which the oracle refutes: the kept arrow, run after ``t0`` returned, sees 2, not the copy's 1.  (A call or a
+    template on the next line kept its writes even when misread: tests/fuzz/regressions has them.)"""
+    a = param("a", 1)
+    arrow = Fn(FnKind.ARROW, None, body=Read(a))
+    # after a statement of its own (``0;``): the printer puts an expression that starts with `{` in parentheses
+    block = Lit(f"0;\n  {{ l: {{}} }}\n  {after}")
+    program = one_function([Call(Lit("keep"), [Closure(arrow)]), block], [a], [(arrow, a)])
+    outcome = check(program, oracle)
+    assert outcome.problems == [], outcome.source
+    assert storage_of(analyze_text("fuzz.ts", outcome.source), "a") == "box", outcome.source
+    assert outcome.run.checked != {}, "the arrow never ran: nothing was tested"
