@@ -77,8 +77,6 @@ class FileAnalysis:
         reads the text alone, and a file's tree is a third of its analysis's memory, which the record then
         reuses instead of adding to."""
         self.file = replace(self.file, tree=empty_tree())
-        if self.graph.links is not None:
-            self.graph.links.release()
 
     @property
     def path(self) -> str:
@@ -109,8 +107,8 @@ class Bound:
         return self.file.source
 
     def release_tree(self) -> ParsedFile:
-        """Lets the syntax tree go, the escape graph built first: it reads the imports from the tree."""
-        _ = self.graph.graph
+        """Lets the syntax tree go before the escape graph is built, which reads the model and the links (read
+        from the tree when the file was bound), so that the tree and the graph are never in memory together."""
         self.file = replace(self.file, tree=empty_tree())
         return self.file
 

@@ -202,8 +202,6 @@ class EscapeGraph:
             self._nodes = {}
             self._edges = {}
             self._parameters = None
-            if self.links is not None:
-                self.links.release()
             self._import_only = set()
             self._slots = {}
             self._graph = graph

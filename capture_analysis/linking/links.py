@@ -29,12 +29,9 @@ DEFAULT = "default"
 
 
 class Links:
-    __slots__ = ("_origins", "data", "exports", "others", "reexports", "stars", "tree")
+    __slots__ = ("exports", "origins", "others", "reexports", "stars")
 
-    def __init__(self, data: bytes = b"", tree: tree_sitter.Tree | None = None) -> None:
-        self.data = data
-        #: the file's tree, while imports may be asked (``release``).
-        self.tree = tree
+    def __init__(self) -> None:
         #: each exported name: the local binding it exports, or an anonymous ``export default`` function.
         self.exports: dict[str, Binding | Closure] = {}
         #: each re-exported name: the specifier and the name there.
@@ -43,24 +40,24 @@ class Links:
         self.stars: list[str] = []
         #: exported names of classes, enums and namespaces: values, but no function a call can follow.
         self.others: set[str] = set()
-        self._origins: dict[Binding, tuple[str, str] | None] = {}
+        #: each import binding's specifier and the name it imports, read from the tree when the file is bound:
+        #: the links outlive the tree (a batch run lets it go before the escape graph is built).
+        self.origins: dict[Binding, tuple[str, str]] = {}
 
     def origin(self, binding: Binding) -> tuple[str, str] | None:
         """An import binding's specifier and the name it imports (``DEFAULT``, ``NAMESPACE`` or a name), if it is
         an import of a string specifier (not ``import x = require(...)``, not a type)."""
-        if binding.kind is not BindingKind.IMPORT:
-            return None
-        if binding not in self._origins:
-            self._origins[binding] = imported(self.tree, self.data, binding) if self.tree is not None else None
-        return self._origins[binding]
-
-    def release(self) -> None:
-        """Lets the tree go once the escape graph is built: an import not asked by then is unknown."""
-        self.tree = None
+        return self.origins.get(binding)
 
 
 def links_of(data: bytes, tree: tree_sitter.Tree, model: FileModel) -> Links:
-    links = Links(data, tree)
+    links = Links()
+    if b"import" in data:
+        for binding in model.bindings:
+            if binding.kind is BindingKind.IMPORT:
+                origin = imported(tree, data, binding)
+                if origin is not None:
+                    links.origins[binding] = origin
     scope = model.module.scope
     if scope is None or b"export" not in data:
         return links
