@@ -182,6 +182,6 @@ def test_totals_keep_only_the_files_with_findings():
     assert totals.by_file == {} and totals.by_rule == {} and totals.files == 1
     finding = {"json": {"code": "BX101", "rule": "heap-capture", "severity": "warning"}}
     totals.count(FileCounts(1, 1, 0, (Severity.WARNING,)),
-                 {**record, "path": "b.ts", "diagnostics": [finding]})
+                 {**record, "path": "b.ts", "diagnostics": [json.dumps(finding)]})
     assert totals.by_file == {"b.ts": (0, 1, 0, 0)}
     assert totals.by_rule == {("BX101", "heap-capture", "warning"): 1}

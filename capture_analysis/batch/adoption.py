@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..report import Totals
-from ..report.file_record import DiagnosticRecord, FileRecord, severity
+from ..report.file_record import DiagnosticRecord, FileRecord, findings, packed_of, severity
 from ..report.text import plural
 from ..rules import Severity
 from .tasks import Analyzed, Outcome
@@ -103,7 +103,10 @@ class Adoption:
         if not isinstance(outcome, Analyzed):
             return outcome
         path = outcome.path
-        diagnostics = outcome.record["diagnostics"]
+        if self.recorder is None and self.matcher is None and self.since is None and self.allocations:
+            return outcome
+        decoded = list(findings(outcome.record))
+        diagnostics = decoded
         if self.recorder is not None:
             self.recorder.record(path, diagnostics)
             diagnostics = []
@@ -116,7 +119,8 @@ class Adoption:
         if len(diagnostics) == len(outcome.record["diagnostics"]) and allocating == outcome.record["allocating"]:
             return outcome
         counts = dataclasses.replace(outcome.counts, levels=tuple(severity(d) for d in diagnostics))
-        record: FileRecord = {**outcome.record, "diagnostics": diagnostics, "allocating": allocating}
+        record: FileRecord = {**outcome.record, "diagnostics": packed_of(outcome.record, decoded, diagnostics),
+                              "allocating": allocating}
         return dataclasses.replace(outcome, record=record, counts=counts)
 
     def changed(self, path: str, diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecord]:

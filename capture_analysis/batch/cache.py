@@ -57,7 +57,7 @@ DIRECTORY = ".boxcheck_cache"
 DISABLE_ENV = "BOXCHECK_NO_CACHE"
 #: the package root: every module in it is part of the code fingerprint.
 PACKAGE = Path(__file__).resolve().parent.parent
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 #: the record's fields stored as raw text after the entry's JSON line, in this order.
 RAW = ("bindings", "functions")
 CACHEDIR_TAG = ("Signature: 8a477f597d28d172789f06886806bc55\n"

@@ -39,7 +39,7 @@ from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
 from ..fixes import ActionKind, Fix, applied, compatible, declare_const_fixes, own_block_fix
 from ..report import FileCounts
-from ..report.file_record import file_record
+from ..report.file_record import file_record, findings
 from ..rules import CONTEXT_RETENTION
 from ..source import SourceFile
 from . import gc_tuning, utf16
@@ -150,7 +150,7 @@ def reported(analysis: FileAnalysis, request: FixRequest) -> list[Diagnostic]:
     if request.baseline is None and request.since is None:
         return shown
     path = analysis.path
-    records = file_record(analysis, shown, complete=False, explained=False)["diagnostics"]
+    records = list(findings(file_record(analysis, shown, complete=False, explained=False)))
     kept = records if request.baseline is None else Matcher(request.baseline).narrow(path, records)
     lines = None if request.since is None else request.since.of(path)
     if lines is not None:

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..report.file_record import DiagnosticRecord, FileRecord, severity
+from ..report.file_record import DiagnosticRecord, FileRecord, findings, packed_of, severity
 from ..report.json_text import lines
 from ..source import utf16_length
 from ..words import capped, plural
@@ -102,15 +102,17 @@ class Place:
         if not isinstance(outcome, Analyzed):
             return outcome
         record = outcome.record
-        kept = [d for d in record["diagnostics"] if self.holds(d["json"])]
-        others = [d for d in record["diagnostics"] if d not in kept]
+        decoded = list(findings(record))
+        kept = [d for d in decoded if self.holds(d["json"])]
+        others = [d for d in decoded if d not in kept]
         self.seen = True
         self.found += len(kept)
         self.near = [[at(d) for d in others if d["json"]["line"] <= self.line <= d["json"]["end_line"]],
                      [at(d) for d in others if self.line in d.get("lines", ())],
                      [at(d) for d in others]]
         counts = dataclasses.replace(outcome.counts, levels=tuple(severity(d) for d in kept))
-        narrowed: FileRecord = {**record, "diagnostics": kept, "allocating": [], "table": []}
+        narrowed: FileRecord = {**record, "diagnostics": packed_of(record, decoded, kept), "allocating": [],
+                                "table": []}
         if record["bindings"] is not None:
             bindings = [text for text in lines(record["bindings"]) if self.names(json.loads(text))]
             owners = {owner(json.loads(text)) for text in bindings}

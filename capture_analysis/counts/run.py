@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import rules
-from ..report.file_record import DiagnosticRecord, FileRecord, frame, record_probes
-from ..report.json_text import COMPACT
+from ..report.file_record import DiagnosticRecord, FileRecord, findings, frame, record_probes
+from ..report.json_text import COMPACT, PACKED
 from ..report.probes import Probe
 from ..rules import Severity
 from ..source import SourceFile
@@ -115,11 +115,13 @@ class CountsRun:
                     heapq.heappop(self.ranked)
         record["functions"] = "\n".join(functions)
         inside.sort(key=lambda item: (item[0][1], item[0][2]))
-        for diagnostic in record["diagnostics"]:
+        diagnostics = record["diagnostics"]
+        for index, diagnostic in enumerate(findings(record)):
             found_json = diagnostic["json"]
             around = innermost(inside, (found_json["line"], found_json["column"]))
             if around is not None:
                 diagnostic["data"] = {**diagnostic.get("data", {}), "measured": around}
+                diagnostics[index] = PACKED(diagnostic)
 
     def hot_findings(self, records: Mapping[str, FileRecord],
                      levels: Callable[[str], Mapping[str, Severity | None]]) -> dict[str, list[Severity]]:
@@ -137,8 +139,8 @@ class CountsRun:
             record = records.get(entry.path)
             if level is None or record is None:
                 continue
-            record["diagnostics"].append(hot_record(entry, total, self.primary, level))
-            record["diagnostics"].sort(key=lambda d: (d["json"]["line"], d["json"]["column"], d["json"]["code"]))
+            record["diagnostics"].append(PACKED(hot_record(entry, total, self.primary, level)))
+            record["diagnostics"].sort(key=place_of)
             added.setdefault(entry.path, []).append(level)
         return added
 
@@ -187,6 +189,12 @@ def innermost(inside: list[tuple[Probe, dict[str, Any]]], at: tuple[int, int]) -
             return facts
         index -= 1
     return None
+
+
+def place_of(text: str) -> tuple[int, int, str]:
+    """Where a finding's record (``file_record``'s text) sorts in its file: line, column, code."""
+    found = json.loads(text)["json"]
+    return found["line"], found["column"], found["code"]
 
 
 def hot_record(entry: Ranked, total: int, policy: str, level: Severity) -> DiagnosticRecord:

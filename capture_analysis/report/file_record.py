@@ -21,7 +21,11 @@ A record (``FileRecord``) has:
                  under ``--compare``).
 ``allocating``   the indexes of the functions that allocate, the only ones
                  the text format lists.
-``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order.
+``diagnostics``  one ``DiagnosticRecord`` per finding shown, in order, each
+                 as compact JSON text (``findings`` decodes them one at a
+                 time): as dicts they were three quarters of a record, and
+                 the records of a large file stood beside its whole analysis
+                 at the peak of its memory.
 ``table``        the ``--compare`` table of the text format, else empty (also
                  under ``--compare`` when no function allocates under any
                  of the policies: the run counts such files, and the text
@@ -52,7 +56,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any, TypedDict
 
 from ..analyze import FileAnalysis
@@ -63,7 +67,7 @@ from ..results import FunctionReport, Retention
 from ..rules import Severity
 from ..source import SourceFile
 from . import evidence
-from .json_text import COMPACT, RETAINERS_SHOWN, JsonText
+from .json_text import COMPACT, PACKED, RETAINERS_SHOWN, JsonText
 from .probes import Probe, probes
 
 #: a name at a step's offset (JavaScript identifiers are Unicode letters, digits, `_` and `$`).
@@ -95,7 +99,7 @@ class FileRecord(TypedDict):
     bindings: str | None
     functions: str
     allocating: list[int]
-    diagnostics: list[DiagnosticRecord]
+    diagnostics: list[str]
     table: list[str]
     compared: list[list[int]]
     probes: str
@@ -134,13 +138,25 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "bindings": records.bindings(analysis.decisions) if complete else None,
         "functions": "\n".join(functions),
         "allocating": allocating if complete else list(range(len(allocating))),
-        "diagnostics": [diagnostic_record(analysis, records, d, shown_lines, explained) for d in diagnostics],
+        "diagnostics": [PACKED(diagnostic_record(analysis, records, d, shown_lines, explained)) for d in diagnostics],
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
         "compared": ([[c.per_call, c.per_iteration, c.once] for c in analysis.comparison.totals()]
                      if isinstance(analysis, ComparedAnalysis) else []),
         "probes": probes_text(probes(source, by_policy, listed)),
         "explained": explained,
     }
+
+
+def findings(record: FileRecord) -> Iterator[DiagnosticRecord]:
+    """The record's findings, decoded one at a time."""
+    return map(json.loads, record["diagnostics"])
+
+
+def packed_of(record: FileRecord, decoded: list[DiagnosticRecord], kept: Collection[DiagnosticRecord]) -> list[str]:
+    """The record's texts of the findings ``kept`` holds, in order, where ``decoded`` is ``list(findings(record))``
+    and ``kept`` some of its dicts (a filter's choice is read from them, and the texts kept as they were)."""
+    chosen = {id(diagnostic) for diagnostic in kept}
+    return [text for text, diagnostic in zip(record["diagnostics"], decoded, strict=True) if id(diagnostic) in chosen]
 
 
 def probes_text(found: Iterable[Probe]) -> str:

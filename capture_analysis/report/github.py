@@ -14,7 +14,7 @@ import os
 from pathlib import PurePath
 
 from ..rules import Severity
-from .file_record import DiagnosticRecord, FileRecord, severity
+from .file_record import DiagnosticRecord, FileRecord, findings, severity
 from .reporter import Reporter, Totals
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice", Severity.HINT: "notice"}
@@ -50,7 +50,7 @@ def annotation(path: str, diagnostic: DiagnosticRecord) -> str:
 
 class GithubReporter(Reporter):
     def render(self, record: FileRecord) -> str:
-        return "".join(annotation(record["path"], d) + "\n" for d in record["diagnostics"])
+        return "".join(annotation(record["path"], d) + "\n" for d in findings(record))
 
     def add(self, piece: str) -> None:
         self.out.write(piece)

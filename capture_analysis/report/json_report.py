@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from ..compare import document_json
+from .file_record import FileRecord, findings
 from .json_text import COMPACT
 from .reporter import SEVERITIES, Reporter, RunOptions, StreamedArray, Totals
-
-if TYPE_CHECKING:
-    from .file_record import FileRecord
 
 SCHEMA = "boxcheck/1"
 
@@ -164,7 +162,7 @@ class JsonReporter(Reporter):
             "path": record["path"],
             "bindings": laid_lines(record["bindings"], ENTRY_DEPTH + 1),
             "functions": laid_lines(record["functions"], ENTRY_DEPTH + 1),
-            "diagnostics": [Laid(COMPACT(d["json"])) for d in record["diagnostics"]],
+            "diagnostics": [Laid(COMPACT(d["json"])) for d in findings(record)],
             "errors": [],
         }
         return _laid_out(entry, ENTRY_DEPTH, EXPAND)

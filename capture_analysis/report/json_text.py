@@ -160,8 +160,9 @@ class JsonText:
         }
 
 
-def _compact_encoder() -> Callable[[Any], str]:
-    """``JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode`` without its per-call set-up.
+def _compact_encoder(item_separator: str = ", ", key_separator: str = ": ") -> Callable[[Any], str]:
+    """``JSONEncoder(ensure_ascii=False, separators=(item_separator, key_separator)).encode`` without its per-call
+    set-up.
 
     ``encode`` builds a fresh C encoder for every value, and a JSON run encodes one value per
     binding: the C encoder made once spends about a third less per record.  Circular
@@ -171,12 +172,15 @@ def _compact_encoder() -> Callable[[Any], str]:
     c_make_encoder: Callable[..., Callable[[object, int], Iterable[str]]] | None = getattr(
         json_encoder, "c_make_encoder", None)
     if c_make_encoder is None:
-        return json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
-    chunks = c_make_encoder(None, json.JSONEncoder().default, encode_basestring, None, ": ", ", ", False, False, True)
+        return json.JSONEncoder(ensure_ascii=False, separators=(item_separator, key_separator)).encode
+    chunks = c_make_encoder(None, json.JSONEncoder().default, encode_basestring, None, key_separator, item_separator,
+                            False, False, True)
     return lambda value: "".join(chunks(value, 0))
 
 
 COMPACT = _compact_encoder()
+#: JSON text without a space, for what only the program reads back (a record's findings, ``file_record``).
+PACKED = _compact_encoder(",", ":")
 
 
 def lines(text: str) -> list[str]:

@@ -18,7 +18,7 @@ from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
 from ..rules import RULES, Severity
 from ..source import PositionEncoding, SourceFile
-from .file_record import DiagnosticRecord, FileRecord, diagnostic_data, severity
+from .file_record import DiagnosticRecord, FileRecord, diagnostic_data, findings, severity
 from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_array, indented_json
 
 SOURCE = "boxcheck"
@@ -107,7 +107,7 @@ class LspReporter(Reporter):
         docs_url = self.options.docs_url
         yield "{\n    \"uri\": " + json.dumps(uri, ensure_ascii=False) + ",\n    \"diagnostics\": "
         yield from indented_array((indented_json(diagnostic_of(d, uri, docs_url), 3)
-                                   for d in record["diagnostics"]), 2)
+                                   for d in findings(record)), 2)
         yield "\n  }"
 
     def add(self, piece: Iterable[str]) -> None:

@@ -6,14 +6,12 @@ import abc
 import json
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from ..analyze import FileAnalysis
 from ..diagnose import Diagnostic
 from ..rules import Severity
-
-if TYPE_CHECKING:
-    from .file_record import FileRecord
+from .file_record import FileRecord, findings
 
 
 @dataclass(slots=True)
@@ -103,7 +101,7 @@ class Totals:
                 self.by_severity[level] += 1
             self.by_file[record["path"]] = tuple(counts.levels.count(level) for level in SEVERITIES)
             by_rule = self.by_rule
-            for diagnostic in record["diagnostics"]:
+            for diagnostic in findings(record):
                 found = diagnostic["json"]
                 key = (found["code"], found["rule"], found["severity"])
                 by_rule[key] = by_rule.get(key, 0) + 1

@@ -20,7 +20,7 @@ from urllib.parse import quote, urlsplit
 
 from .. import __version__
 from ..rules import RULES, Rule
-from .file_record import DiagnosticRecord, FileRecord, severity
+from .file_record import DiagnosticRecord, FileRecord, findings, severity
 from .reporter import Reporter, RunOptions, StreamedArray, Totals, indented_json
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -144,7 +144,7 @@ class SarifReporter(Reporter):
 
     def render(self, record: FileRecord) -> Iterator[str]:
         """Each result as it is written: a large file's are never all in memory at once."""
-        return (indented_json(result(record["path"], d), RESULT_DEPTH) for d in record["diagnostics"])
+        return (indented_json(result(record["path"], d), RESULT_DEPTH) for d in findings(record))
 
     def add(self, piece: Iterable[str]) -> None:
         for item in piece:

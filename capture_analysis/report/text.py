@@ -20,7 +20,7 @@ from .. import rules
 from ..compare import headline
 from ..rules import Severity
 from ..words import SHOWN, capped, plural
-from .file_record import DiagnosticRecord, FileRecord, Frame, severity
+from .file_record import DiagnosticRecord, FileRecord, Frame, findings, severity
 from .json_text import lines
 from .reporter import SEVERITIES, Reporter, RunOptions, Totals
 from .statistics import statistics
@@ -73,7 +73,7 @@ def render_file(record: FileRecord, *, quiet: bool = False, explain: bool = Fals
     """The file's lines, one at a time as they are written: a file full of findings is never whole in memory
     as text (33 MB for the 6 MB generated file of docs/performance.md)."""
     path = record["path"]
-    for diagnostic in type_notes_once(record["diagnostics"]):
+    for diagnostic in type_notes_once(record):
         if show_hints or diagnostic["json"]["severity"] != HINT:
             yield from render_diagnostic(path, diagnostic, show_source=not quiet, explain=explain, style=style)
     if quiet or not record["allocating"]:
@@ -111,19 +111,25 @@ def site_words(site: dict[str, Any]) -> str:
         site["multiplicity"], "")
 
 
-def type_notes_once(diagnostics: list[DiagnosticRecord]) -> list[DiagnosticRecord]:
-    """A file's BX004 notes as one: the first, with the count of the others (JSON and the editor keep each).
+def type_notes_once(record: FileRecord) -> Iterator[DiagnosticRecord]:
+    """A file's findings with its BX004 notes as one: the first, with the count of the others (JSON and the
+    editor keep each), decoded one at a time.
 
     One grammar gap repeated over a large file (a hundred variance annotations
     before the parser learned them) would otherwise bury every other line.
+    The notes are counted first where a finding's text names the rule at all.
     """
-    notes = [d for d in diagnostics if d["json"]["code"] == UNSUPPORTED]
-    if len(notes) < 2:
-        return diagnostics
-    first = notes[0]
-    message = f"{first['json']['message']} (and {len(notes) - 1} more in this file; `--format json` lists each)"
-    summary: DiagnosticRecord = {**first, "json": {**first["json"], "message": message}}
-    return [summary if d is first else d for d in diagnostics if d is first or d["json"]["code"] != UNSUPPORTED]
+    notes = sum(1 for d in findings(record) if d["json"]["code"] == UNSUPPORTED) \
+        if any(UNSUPPORTED in text for text in record["diagnostics"]) else 0
+    first = True
+    for diagnostic in findings(record):
+        if notes < 2 or diagnostic["json"]["code"] != UNSUPPORTED:
+            yield diagnostic
+        elif first:
+            first = False
+            found = diagnostic["json"]
+            message = f"{found['message']} (and {notes - 1} more in this file; `--format json` lists each)"
+            yield {**diagnostic, "json": {**found, "message": message}}
 
 
 def totals_line(totals: Totals, hints_hidden: bool = False) -> str:
