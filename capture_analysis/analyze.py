@@ -23,7 +23,7 @@ from .bind import bind
 from .diagnose import Diagnostic, diagnose, shown, suppressions
 from .escape import EscapeGraph
 from .linking.links import links_of
-from .model import Closure, FileModel
+from .model import Closure, FileModel, appended
 from .parameters import Landing, Slot
 from .parsing import ParsedFile, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy
@@ -155,7 +155,7 @@ def apply_policy(bound: Bound, policy: Policy, only: Collection[Closure] | None 
     for retention in bound.retentions:
         report = reports.get(retention.binding.closure)
         if report is not None:
-            report.retentions.append(retention)
+            report.retentions = appended(report.retentions, retention)
     diagnostics = diagnose(file, model, decisions, bound.syntax, policy, bound.retentions)
     return FileAnalysis(file, model, decisions, functions, diagnostics, bound.syntax, bound.graph, policy,
                         shown(file, diagnostics, severity or {}, directives))

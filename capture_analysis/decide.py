@@ -213,11 +213,11 @@ class Decider(BindingDecider):
         decision = Decision(binding, storage, "", facts.capturers, facts.writes)
         if facts.conservative is not None:
             decision.conservative = facts.conservative
-            decision.evidence.append(Step(binding.start, facts.conservative, role=StepRole.CONSERVATIVE))
+            decision.add_evidence(Step(binding.start, facts.conservative, role=StepRole.CONSERVATIVE))
             decision.reason = facts.conservative
             return decision
         for capturer in facts.capturers:
-            decision.evidence.append(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}",
+            decision.add_evidence(Step(capturer.name_start, f"captured by {self.closure_label(capturer)}",
                                             role=StepRole.CAPTURE))
         if storage is Storage.VALUE:
             decision.reason = self.value_reason(binding, facts)
@@ -229,7 +229,7 @@ class Decider(BindingDecider):
             return decision
         holder, chain = facts.escaping
         decision.escaping_holder = holder
-        decision.evidence.extend(chain)
+        decision.add_evidence(*chain)
         decision.reason = f"{why}, and {self.closure_label(holder)} {self.escape_summary(chain)}"
         return decision
 
@@ -258,11 +258,11 @@ class Decider(BindingDecider):
         if facts.aliased is not None:
             decision.arguments_write = facts.aliased
             why = self.aliased_reason(facts.aliased, facts.capturers)
-            decision.evidence.append(Step(facts.aliased.start, why, role=StepRole.ARGUMENTS_ALIAS))
+            decision.add_evidence(Step(facts.aliased.start, why, role=StepRole.ARGUMENTS_ALIAS))
         elif facts.early is not None:
             decision.early_capture = facts.early
             why = self.early_reason(binding, facts.early)
-            decision.evidence.append(Step(facts.early.name_start, why, role=StepRole.CAPTURE_BEFORE_INIT))
+            decision.add_evidence(Step(facts.early.name_start, why, role=StepRole.CAPTURE_BEFORE_INIT))
         else:
             assert facts.late is not None
             write, capturer = facts.late
@@ -277,9 +277,9 @@ class Decider(BindingDecider):
             else:
                 why = self.late_reason(binding, write, capturer, facts.path)
             role = StepRole.CAPTURE_BEFORE_INIT if facts.late_initializer else StepRole.WRITE_AFTER_CAPTURE
-            decision.evidence.append(Step(write.start, why, role=role))
+            decision.add_evidence(Step(write.start, why, role=role))
             if facts.path:
-                decision.evidence.append(Step(facts.path[0].offset, self.path_words(capturer, facts.path),
+                decision.add_evidence(Step(facts.path[0].offset, self.path_words(capturer, facts.path),
                                               role=StepRole.CONTROL_FLOW))
         return why
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import InitVar, dataclass, field
 from typing import Final
 
@@ -158,16 +158,14 @@ class SourceFile:
             self._last_line = line
         return self._at(line, offset)
 
-    def positions(self, offsets: list[int]) -> list[Position]:
-        """The positions of many offsets, in one sweep over the lines when they are sorted (a file's bindings
-        are): each line is found from the one before, without disturbing ``position``'s."""
+    def positions(self, offsets: Iterable[int]) -> Iterator[Position]:
+        """The positions of many offsets, one at a time, in one sweep over the lines when they are sorted (a
+        file's bindings are): each line is found from the one before, without disturbing ``position``'s."""
         starts = self._line_starts
-        found = []
         line = 0
         for offset in offsets:
             line = _line_from(starts, max(line, 0), offset)
-            found.append(self._at(line, offset))
-        return found
+            yield self._at(line, offset)
 
     def _at(self, line: int, offset: int) -> Position:
         start = self._line_starts[line]

@@ -23,7 +23,7 @@ from capture_analysis.parsing.constructs import FAMILIES
 from capture_analysis.parsing.problems import SyntaxProblem
 from capture_analysis.parsing.rewriting import Text
 from capture_analysis.report.file_record import diagnostic_record
-from capture_analysis.report.json_text import JsonText
+from capture_analysis.report.json_text import PACKED, JsonText
 from capture_analysis.report.text import type_notes_once
 from capture_analysis.source import SourceFile
 
@@ -241,7 +241,8 @@ def test_a_type_note_is_a_hint_and_the_text_output_shows_a_file_s_notes_once_wit
     records = JsonText(analysis.source)
     notes = [Diagnostic(rules.UNSUPPORTED_TYPE_SYNTAX, i, i + 1, problem.message(analysis.source)) for i in range(3)]
     warning = Diagnostic(rules.HEAP_CAPTURE, 5, 6, "`n` needs a heap box")
-    shown = type_notes_once([diagnostic_record(analysis, records, d) for d in (notes[0], warning, *notes[1:])])
+    packed = [PACKED(diagnostic_record(analysis, records, d)) for d in (notes[0], warning, *notes[1:])]
+    shown = list(type_notes_once({"diagnostics": packed}))
     assert [d["json"]["code"] for d in shown] == ["BX004", "BX101"]
     assert shown[0]["json"]["message"].endswith("(and 2 more in this file; `--format json` lists each)")
     assert replace(problem, construct=None).unsupported is False

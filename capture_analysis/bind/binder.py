@@ -48,6 +48,7 @@ from ..model import (
     ScopeKind,
     Use,
     UseKind,
+    appended,
 )
 from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
@@ -431,7 +432,7 @@ class Binder:
         for scope, offset in sites:
             closure: Closure | None = scope.closure
             while closure is not None:
-                closure.dynamic_scope_sites.append(offset)
+                closure.dynamic_scope_sites = appended(closure.dynamic_scope_sites, offset)
                 closure = closure.parent
             walk: Scope | None = scope
             while walk is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
+from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind, appended
 from .containers import declared_container
 from .patterns import later_declare, later_write
 from .receivers import ARRAY_LITERAL
@@ -75,7 +75,7 @@ def new_loop(binder: Binder, node: Node, scope: Scope, repeated: list[Node | Non
     spans = tuple((n.start_byte, n.end_byte) for n in repeated if n is not None)
     loop = Loop(node.start_byte, node.end_byte, spans, node.start_byte,
                 (update.start_byte, update.end_byte) if update is not None else None)
-    scope.closure.loops.append(loop)
+    scope.closure.loops = appended(scope.closure.loops, loop)
     binder.open_loop(loop)
     return loop
 

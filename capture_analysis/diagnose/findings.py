@@ -11,6 +11,7 @@ say what that policy allocates, not what is needed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import rules
@@ -38,14 +39,14 @@ class Diagnostic:
     retention: Retention | None = None
     #: the other places a line directive may name it at: BX101's other bindings, which were findings of their
     #: own before it was one per function (``suppressions``).
-    also_at: list[int] = field(default_factory=list)
+    also_at: tuple[int, ...] = ()
 
     @property
     def level(self) -> Severity:
         return self.severity if self.severity is not None else self.rule.severity
 
     @property
-    def evidence(self) -> list[Step]:
+    def evidence(self) -> Sequence[Step]:
         """The chain ``--explain`` prints: the decision's, or the retention's."""
         if self.decision is not None:
             return self.decision.evidence
@@ -181,7 +182,7 @@ def inherent_cost(source: SourceFile, members: list[Decision], under: str, verb:
     related.extend((d.binding.start, d.binding.end, f"`{d.binding.name}` shares it: {d.reason}")
                    for d in members[1:SHOWN * 4])
     return Diagnostic(rules.HEAP_CAPTURE, first.binding.start, first.binding.end, message, related, first,
-                      also_at=[d.binding.start for d in members[1:]])
+                      also_at=tuple(d.binding.start for d in members[1:]))
 
 
 def context_words(members: list[Decision], decision: Decision) -> str:

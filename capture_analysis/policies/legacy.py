@@ -200,8 +200,8 @@ class LegacyDecider(BindingDecider):
         capturers = owner.capturers_among([r.closure for r in captures])
         writes = self.writes(binding)
         decision = Decision(binding, Storage.LOCAL, "", capturers, writes)
-        decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
-                                      role=StepRole.CAPTURE) for c in capturers)
+        decision.add_evidence(*(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
+                                      role=StepRole.CAPTURE) for c in capturers))
         why = self.box_rule(binding, captures, capturers, writes)
         if why is None:
             decision.storage = Storage.VALUE if captures else Storage.LOCAL
@@ -213,7 +213,7 @@ class LegacyDecider(BindingDecider):
             where.append(f"made only when the branch at {self.at(branch)} runs")
         decision.storage = Storage.BOX
         decision.reason = "; ".join([why, *where])
-        decision.evidence.append(Step(binding.start, why, role=StepRole.POLICY_RULE))
+        decision.add_evidence(Step(binding.start, why, role=StepRole.POLICY_RULE))
         return decision
 
     def box_rule(self, binding: Binding, captures: list[Reference], capturers: list[Closure],

@@ -71,9 +71,9 @@ class V8Decider(BindingDecider):
             return decision
         decision.storage = Storage.CONTEXT
         decision.reason = f"{why}; the slot is in {context.describe(self.source)}"
-        decision.evidence.extend(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
-                                      role=StepRole.CAPTURE) for c in capturers)
-        decision.evidence.append(Step(context.offset, f"slot in {context.describe(self.source)}",
+        decision.add_evidence(*(Step(c.name_start, f"captured by {closure_label(self.source, c)}",
+                                      role=StepRole.CAPTURE) for c in capturers))
+        decision.add_evidence(Step(context.offset, f"slot in {context.describe(self.source)}",
                                       role=StepRole.CONTEXT_SLOT))
         return decision
 

@@ -124,19 +124,15 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
     by_policy = (dict(zip(analysis.comparison.policies, analysis.comparison.reports, strict=True))
                  if isinstance(analysis, ComparedAnalysis) else {})
     by_policy.setdefault(analysis.policy.name, analysis.report_of)
-    functions = []
+    # each part is made whole before the next starts, the one with the most pieces first: each one's pieces are
+    # garbage before the next part's are made
+    bindings = records.bindings(analysis.decisions) if complete else None
+    functions = "\n".join([function_text(analysis, records, report) for report in reports])
     shown_lines: dict[int, str] = {}
-    for report in reports:
-        if isinstance(analysis, ComparedAnalysis):
-            function = records.function(report)
-            function["policies"] = policies_json(analysis.comparison, report.closure)
-            functions.append(COMPACT(function))
-        else:
-            functions.append(records.function_text(report))
     return {
         "path": source.path,
-        "bindings": records.bindings(analysis.decisions) if complete else None,
-        "functions": "\n".join(functions),
+        "bindings": bindings,
+        "functions": functions,
         "allocating": allocating if complete else list(range(len(allocating))),
         "diagnostics": [PACKED(diagnostic_record(analysis, records, d, shown_lines, explained)) for d in diagnostics],
         "table": render_table(analysis, analysis.comparison) if isinstance(analysis, ComparedAnalysis) else [],
@@ -145,6 +141,15 @@ def file_record(analysis: FileAnalysis, diagnostics: list[Diagnostic], *, comple
         "probes": probes_text(probes(source, by_policy, listed)),
         "explained": explained,
     }
+
+
+def function_text(analysis: FileAnalysis, records: JsonText, report: FunctionReport) -> str:
+    """A function's JSON record as compact text; under ``--compare``, with its allocations under each policy."""
+    if not isinstance(analysis, ComparedAnalysis):
+        return records.function_text(report)
+    function = records.function(report)
+    function["policies"] = policies_json(analysis.comparison, report.closure)
+    return COMPACT(function)
 
 
 def findings(record: FileRecord) -> Iterator[DiagnosticRecord]:

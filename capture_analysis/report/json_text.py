@@ -37,23 +37,21 @@ class JsonText:
     `local` ones included, and building a dict for the C encoder to take apart again
     cost twice as much.  The text is what ``COMPACT`` would make of the same dict
     (``tests/test_format_text_and_json.py`` compares them).  A function's reference
-    ``{"name", "line", "column"}`` is made once per file: every binding of the
-    function repeats it, and positions are what rendering spends its time on.
+    ``{"name", "line", "column"}`` is written once per file, as text: every binding
+    of the function repeats it, and positions are what rendering spends its time on.
+    Its dict is made where a record needs one (a function's, a retention's), and
+    not kept: one per function of a file was a tenth of its JSON record's memory.
     """
 
     def __init__(self, source: SourceFile):
         self.source = source
-        self.refs: dict[Closure, dict[str, Any]] = {}
         self.ref_texts: dict[Closure, str] = {}
         #: a binding's ``function``: its closure's reference, ``null`` for the module.
         self.owner_texts: dict[Closure, str] = {}
 
     def closure_ref(self, closure: Closure) -> dict[str, Any]:
-        ref = self.refs.get(closure)
-        if ref is None:
-            pos = self.source.position(closure.start)
-            ref = self.refs[closure] = {"name": closure.name, "line": pos.line, "column": pos.column}
-        return ref
+        pos = self.source.position(closure.start)
+        return {"name": closure.name, "line": pos.line, "column": pos.column}
 
     def closure_ref_text(self, closure: Closure) -> str:
         text = self.ref_texts.get(closure)
@@ -69,8 +67,8 @@ class JsonText:
 
     def bindings(self, decisions: list[Decision]) -> str:
         """The records of a file's bindings, one per line; their positions found in one sweep (they are sorted)."""
-        starts = self.source.positions([decision.binding.start for decision in decisions])
-        return "\n".join([self.binding(decision, starts[index]) for index, decision in enumerate(decisions)])
+        starts = self.source.positions(decision.binding.start for decision in decisions)
+        return "\n".join([self.binding(decision, start) for decision, start in zip(decisions, starts, strict=True)])
 
     def binding(self, decision: Decision, pos: Position) -> str:
         """The record of one binding declared at ``pos``."""
