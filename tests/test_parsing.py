@@ -375,3 +375,22 @@ def test_a_rewrite_its_check_refuted_names_no_problem():
     parsed = parse_source(SourceFile.from_bytes("v.ts", text.encode()))
     assert parsed.problems and all(p.construct is None for p in parsed.problems)
     assert all("variance" not in p.message(parsed.source) for p in parsed.problems)
+
+
+@pytest.mark.parametrize("text", [
+    "const a = f<typeof import()>();\n",
+    "const a = f<typeof import(  )>();\n",
+    'const a = f<typeof import("m"), typeof import()>();\n',
+])
+def test_an_import_type_without_its_argument_in_a_call_s_type_arguments_stays_a_syntax_error(text: str):
+    """Found by the mutation fuzzer: the grammar reads ``typeof import()`` as a type, which TypeScript rejects
+    (``Type expected``), so blanking a call's type arguments that hold one hid the error."""
+    parsed = parse_source(SourceFile.from_bytes("i.ts", text.encode()))
+    assert not parsed.rewrites and parsed.problems
+
+
+@pytest.mark.parametrize("text", ['const a = f<typeof import("m").x>();\n', "const a = f<typeof import(m).x>();\n"])
+def test_an_import_type_with_its_argument_in_a_call_s_type_arguments_is_still_repaired(text: str):
+    """TypeScript's parser takes any argument there (a string literal is the checker's demand)."""
+    parsed = parse_source(SourceFile.from_bytes("i.ts", text.encode()))
+    assert [r.family.name for r in parsed.rewrites] == ["call-type-arguments"] and not parsed.problems

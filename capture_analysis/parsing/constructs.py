@@ -131,12 +131,17 @@ def _type_arguments(match: re.Match[bytes], text: Text) -> list[Edit]:
     return [blank(text.data, open_, close + 1)]
 
 
+#: ``import()`` with nothing inside, which no type may be.
+_EMPTY_IMPORT = re.compile(rb"(?<![\w$.])import\s*\(\s*\)")
+
+
 def _parses_as_types(text: Text, arguments: bytes) -> bool:
     """``<...>`` is a type list that reads without an error once repaired: blanking a damaged one would hide its
     error (``sql<{ : string }>`...` `` is no valid call).  Asked of the list alone, so that the damage the tag's
     arguments cause around them does not count; with the repairs, so that a list holding another construct the
-    grammar rejects (``sql<[new: number]>`...` ``) is still taken."""
-    return text.reads_clean(b"type _ = T" + arguments + b";")
+    grammar rejects (``sql<[new: number]>`...` ``) is still taken.  The grammar reads an ``import()`` type
+    without its argument, which TypeScript rejects (``Type expected``): such a list is not taken either."""
+    return _EMPTY_IMPORT.search(arguments) is None and text.reads_clean(b"type _ = T" + arguments + b";")
 
 
 def _name(match: re.Match[bytes], text: Text) -> list[Edit]:
