@@ -20,10 +20,11 @@ from tree_sitter import Tree
 
 from .allocations import once_per_program
 from .bind import bind
+from .bind.sequences import appended
 from .diagnose import Diagnostic, diagnose, shown, suppressions
 from .escape import EscapeGraph
 from .linking.links import links_of
-from .model import Closure, FileModel, appended
+from .model import Closure, FileModel
 from .parameters import Landing, Slot
 from .parsing import ParsedFile, SyntaxProblem, parse_source, reserved_names
 from .policies import OPTIMAL, Policy

@@ -10,7 +10,7 @@ import bisect
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import Final
 
 
 class ScopeKind(enum.Enum):
@@ -163,18 +163,6 @@ AWAITED_CALLEE_USE = Use(UseKind.CALLEE, "awaited")
 # The model's records are plain classes with ``__slots__``, not dataclasses: the binder makes hundreds of thousands
 # per run, and compiled (setup.py) a plain class is a native struct with a compiled ``__init__`` (a dataclass's stays
 # interpreted).  Each compares by identity (two scopes with equal fields are two scopes), as ``eq=False`` did.
-
-
-T = TypeVar("T")
-
-
-def appended(items: Sequence[T], item: T) -> list[T]:
-    """``items`` with ``item`` at the end: the list itself, grown, when it is one, else a new list (a field that
-    stays ``()`` until its first item, as most closures' ``loops`` do)."""
-    if isinstance(items, list):
-        items.append(item)
-        return items
-    return [*items, item]
 
 
 class Loop:
@@ -354,8 +342,6 @@ class Closure:
         self.scope: Scope | None = None
         self.binding: Binding | None = None
         self.children: list[Closure] = []
-        #: the model's lists that most closures leave empty are the shared ``()`` until their first item
-        #: (``appended``): three empty lists per function were a tenth of the model of a file of small functions.
         self.loops: Sequence[Loop] = ()
         self.is_async = False
         self.is_generator = False
@@ -503,12 +489,11 @@ class FileModel:
     member_calls: dict[int, str] = field(default_factory=dict)
 
     def release(self) -> None:
-        """Breaks the model's cycles once nothing reads it again (it is unusable after): refcounting then frees
-        it when its analysis is dropped, and the collection after each file (``batch.gc_tuning``) finds little."""
+        """Breaks the model's cycles (it is unusable after): refcounting frees it, not the collection."""
         for closure in self.closures:
             closure.children.clear()
-            closure.arguments_uses = ()
-            closure.scope, closure.arguments_write, closure.arguments_callee, closure.arguments_exposes = (None,) * 4
+            closure.arguments_uses, closure.scope, closure.arguments_write = (), None, None
+            closure.arguments_callee = closure.arguments_exposes = None
         for binding in self.bindings:
             binding.references.clear()
             binding.init_closure, binding.scope.shadowed, binding.scope.block_functions = None, None, None

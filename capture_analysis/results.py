@@ -91,7 +91,7 @@ class Decision:
         self.storage = storage
         self.reason = reason
         #: closures created by the binding's activation that refer to it.  This and the other lists most
-        #: bindings leave empty are the shared ``()`` then (``model.appended``): three empty lists per
+        #: bindings leave empty are the shared ``()`` then (``bind.sequences``): three empty lists per
         #: binding were a tenth of a file's analysis.
         self.captured_by = captured_by or ()
         #: writes other than the initialization.

@@ -48,13 +48,13 @@ from ..model import (
     ScopeKind,
     Use,
     UseKind,
-    appended,
 )
 from ..parsing import SyntaxProblem
 from ..parsing.fields import field_ids
 from . import mapped_arguments, runs_once, strictness
 from .block_functions import bind_vars
 from .receivers import dropped_callbacks
+from .sequences import appended
 from .syntax import WIDE, decode_identifier_escapes, escaping, kinds
 
 Node = tree_sitter.Node

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind, appended
+from ..model import SAFE_USE, BindingKind, Loop, Scope, ScopeKind, Use, UseKind
 from .containers import declared_container
 from .patterns import later_declare, later_write
 from .receivers import ARRAY_LITERAL
+from .sequences import appended
 from .syntax import PATTERN_USE, Node, escaping, named, using_declaration
 
 if TYPE_CHECKING:
